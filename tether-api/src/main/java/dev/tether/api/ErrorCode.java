@@ -1,0 +1,30 @@
+package dev.tether.api;
+
+/**
+ * Stable, machine-readable reasons for rejecting input from the wire.
+ *
+ * <p>The names are part of the wire contract: HTTP error bodies, MCP tool errors and CLI
+ * output carry them verbatim, so they never change once released.
+ */
+public enum ErrorCode {
+  /** Not JSON, not an object, a required field missing or of the wrong type. */
+  MALFORMED_FRAME,
+  /** The encoded frame is larger than {@link Limits#maxFrameBytes()}. */
+  FRAME_TOO_LARGE,
+  /** One image decodes to more than {@link Limits#maxImageBytes()}. */
+  IMAGE_TOO_LARGE,
+  /** The images of one frame decode to more than {@link Limits#maxFrameImageBytes()} together. */
+  FRAME_IMAGES_TOO_LARGE,
+  /** More images than {@link Limits#maxImagesPerMessage()}. */
+  TOO_MANY_IMAGES,
+  /** A {@code media_type} other than image/png, image/jpeg, image/gif or image/webp. */
+  UNSUPPORTED_MEDIA_TYPE,
+  /** The declared {@code media_type} does not match the image's signature bytes. */
+  MEDIA_TYPE_MISMATCH,
+  /** {@code data} is not standard base64 (RFC 4648 alphabet, optional padding, no whitespace). */
+  INVALID_BASE64,
+  /** {@code data} starts with a {@code data:} URI prefix, which the wire does not allow. */
+  DATA_URI_NOT_ALLOWED,
+  /** Images on a frame type that cannot carry them, such as {@code assistant.delta}. */
+  IMAGES_NOT_ALLOWED
+}

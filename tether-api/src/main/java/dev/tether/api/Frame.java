@@ -1,0 +1,259 @@
+package dev.tether.api;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One tether frame: the envelope {@code {v, type, ts, session, msg_id, seq, payload}} with the
+ * payload held as raw JSON.
+ *
+ * <p>Frames are immutable and thread-safe. Intermediate layers (stores, journals, HTTP) pass the
+ * payload along as bytes; {@link #payloadView()} parses a typed view only when a consumer asks.
+ * Fields that a frame read from the wire did not have stay absent when it is written again, and
+ * envelope fields this SDK does not know are kept in {@link #extensions()}, so a read-modify-write
+ * round trip loses nothing.
+ */
+public final class Frame {
+  /** The protocol version this SDK writes. */
+  public static final int VERSION = 1;
+
+  static final Set<String> ENVELOPE_FIELDS = Set.of("v", "type", "ts", "session", "msg_id", "seq", "payload");
+
+  private final Integer version;
+  private final String type;
+  private final Instant ts;
+  private final SessionKey session;
+  private final String msgId;
+  private final long seq;
+  private final RawJson payload;
+  private final Map<String, RawJson> extensions;
+
+  private Frame(Builder b) {
+    this.version = b.version;
+    this.type = b.type;
+    this.ts = b.ts;
+    this.session = b.session;
+    this.msgId = b.msgId;
+    this.seq = b.seq;
+    this.payload = b.payload;
+    this.extensions = b.extensions.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
+  }
+
+  /**
+   * A frame carrying {@code payload}, of the payload's type, stamped with version 1 and the
+   * current time. The payload is serialised canonically.
+   */
+  public static Frame of(SessionKey session, String msgId, Payload payload) {
+    return builder(payload.frameType())
+        .version(VERSION)
+        .ts(Instant.now())
+        .session(session)
+        .msgId(msgId)
+        .payload(payload)
+        .build();
+  }
+
+  /** A builder for a frame of {@code type}, for example {@code user.message}. */
+  public static Builder builder(String type) {
+    return new Builder(type);
+  }
+
+  /** A builder holding this frame's fields. */
+  public Builder toBuilder() {
+    Builder b = new Builder(type);
+    b.version = version;
+    b.ts = ts;
+    b.session = session;
+    b.msgId = msgId;
+    b.seq = seq;
+    b.payload = payload;
+    b.extensions.putAll(extensions);
+    return b;
+  }
+
+  /** This frame with {@code seq} set; the payload bytes are shared, not copied. */
+  public Frame withSeq(long seq) {
+    return toBuilder().seq(seq).build();
+  }
+
+  /** The protocol version {@code v}; 1 when the frame did not say. */
+  public int version() {
+    return version == null ? VERSION : version;
+  }
+
+  /** Whether the frame states its version. */
+  public boolean hasVersion() {
+    return version != null;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  public Optional<Instant> ts() {
+    return Optional.ofNullable(ts);
+  }
+
+  public Optional<SessionKey> session() {
+    return Optional.ofNullable(session);
+  }
+
+  public Optional<String> msgId() {
+    return Optional.ofNullable(msgId);
+  }
+
+  /** The store-assigned sequence number; 0 when the frame has not been stored. */
+  public long seq() {
+    return seq;
+  }
+
+  /** The payload as raw JSON; the empty object when the frame had none. */
+  public RawJson payload() {
+    return payload == null ? RawJson.EMPTY_OBJECT : payload;
+  }
+
+  /** Whether the frame has a {@code payload} field. */
+  public boolean hasPayload() {
+    return payload != null;
+  }
+
+  /** Envelope fields this SDK does not model, by name, in their original order. */
+  public Map<String, RawJson> extensions() {
+    return extensions;
+  }
+
+  /** True for frames that flow from host to guest ({@code user.*} and {@code control.*}). */
+  public boolean isHostToGuest() {
+    return FrameTypes.isHostToGuest(type);
+  }
+
+  /**
+   * Parses the payload into its typed view. Each call parses again; callers that need the view
+   * more than once keep it.
+   *
+   * @throws TetherException when the payload does not fit its type, for example a
+   *     {@code user.message} without {@code text} or an {@code assistant.delta} with images
+   */
+  public Payload payloadView() {
+    return PayloadJson.read(type, payload());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Frame f
+        && Objects.equals(version, f.version)
+        && type.equals(f.type)
+        && Objects.equals(ts, f.ts)
+        && Objects.equals(session, f.session)
+        && Objects.equals(msgId, f.msgId)
+        && seq == f.seq
+        && Objects.equals(payload, f.payload)
+        && extensions.equals(f.extensions);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(version, type, ts, session, msgId, seq, payload, extensions);
+  }
+
+  @Override
+  public String toString() {
+    return "Frame{type=" + type + ", seq=" + seq + ", session=" + session + ", msgId=" + msgId
+        + ", payload=" + payload().size() + " bytes}";
+  }
+
+  /** Builds a {@link Frame}. Not thread-safe. */
+  public static final class Builder {
+    private Integer version;
+    private final String type;
+    private Instant ts;
+    private SessionKey session;
+    private String msgId;
+    private long seq;
+    private RawJson payload;
+    private final Map<String, RawJson> extensions = new LinkedHashMap<>();
+
+    private Builder(String type) {
+      Objects.requireNonNull(type, "type");
+      if (type.isEmpty()) {
+        throw new IllegalArgumentException("type must not be empty");
+      }
+      this.type = type;
+    }
+
+    public Builder version(int version) {
+      if (version < 1) {
+        throw new IllegalArgumentException("version must be >= 1 but was " + version);
+      }
+      this.version = version;
+      return this;
+    }
+
+    /** The timestamp, or null for none. */
+    public Builder ts(Instant ts) {
+      this.ts = ts;
+      return this;
+    }
+
+    /** The session, or null for none. */
+    public Builder session(SessionKey session) {
+      this.session = session;
+      return this;
+    }
+
+    /** The message id, or null for none. */
+    public Builder msgId(String msgId) {
+      this.msgId = msgId;
+      return this;
+    }
+
+    /** The sequence number; 0 means not stored. */
+    public Builder seq(long seq) {
+      if (seq < 0) {
+        throw new IllegalArgumentException("seq must be >= 0 but was " + seq);
+      }
+      this.seq = seq;
+      return this;
+    }
+
+    /** The payload as raw JSON; it must be a JSON object. */
+    public Builder payload(RawJson payload) {
+      Objects.requireNonNull(payload, "payload");
+      if (!payload.isObject()) {
+        throw new IllegalArgumentException("payload must be a JSON object but was " + payload);
+      }
+      this.payload = payload;
+      return this;
+    }
+
+    /** The payload serialised canonically from its typed view, which must match the frame type. */
+    public Builder payload(Payload payload) {
+      if (!payload.frameType().equals(type)) {
+        throw new IllegalArgumentException(
+            "payload is for " + payload.frameType() + " but the frame type is " + type);
+      }
+      this.payload = PayloadJson.write(payload);
+      return this;
+    }
+
+    /** An envelope field this SDK does not model; {@code name} must not be one it does. */
+    public Builder extension(String name, RawJson value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (ENVELOPE_FIELDS.contains(name)) {
+        throw new IllegalArgumentException("'" + name + "' is an envelope field; use its setter");
+      }
+      extensions.put(name, value);
+      return this;
+    }
+
+    public Frame build() {
+      return new Frame(this);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package dev.tether.api;
+
+/**
+ * The frame types the protocol names. Other types are legal and pass through untouched.
+ *
+ * <p>Direction comes from the prefix: {@code user.*} and {@code control.*} flow from host to
+ * guest; everything else flows from guest to host.
+ */
+public final class FrameTypes {
+  public static final String USER_MESSAGE = "user.message";
+  public static final String CONTROL_CANCEL = "control.cancel";
+  public static final String STATUS_PRESENCE = "status.presence";
+  public static final String ASSISTANT_DELTA = "assistant.delta";
+  public static final String ASSISTANT_DONE = "assistant.done";
+  public static final String ASSISTANT_MESSAGE = "assistant.message";
+  public static final String REASONING_DELTA = "reasoning.delta";
+  public static final String REASONING_DONE = "reasoning.done";
+  public static final String EVENT_ACK = "event.ack";
+  public static final String ERROR = "error";
+
+  private FrameTypes() {}
+
+  /** True for frames that flow from host to guest ({@code user.*} and {@code control.*}). */
+  public static boolean isHostToGuest(String type) {
+    return type.startsWith("user.") || type.startsWith("control.");
+  }
+
+  /** True for the frame types whose payload may carry {@code images}. */
+  public static boolean mayCarryImages(String type) {
+    return USER_MESSAGE.equals(type) || ASSISTANT_DONE.equals(type) || ASSISTANT_MESSAGE.equals(type);
+  }
+
+  /** True for the streaming types that hosts may keep out of their history ring. */
+  public static boolean isDelta(String type) {
+    return ASSISTANT_DELTA.equals(type) || REASONING_DELTA.equals(type);
+  }
+}

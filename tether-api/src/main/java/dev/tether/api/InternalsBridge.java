@@ -1,0 +1,21 @@
+package dev.tether.api;
+
+import dev.tether.api.internal.ApiInternals;
+
+/** Gives the other tether modules zero-copy access to payload bytes; see {@link ApiInternals}. */
+final class InternalsBridge implements ApiInternals.Bridge {
+  @Override
+  public byte[] array(RawJson json) {
+    return json.array;
+  }
+
+  @Override
+  public int offset(RawJson json) {
+    return json.offset;
+  }
+
+  @Override
+  public RawJson wrapTrusted(byte[] array, int offset, int length) {
+    return new RawJson(array, offset, length);
+  }
+}

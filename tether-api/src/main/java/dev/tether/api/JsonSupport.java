@@ -1,0 +1,80 @@
+package dev.tether.api;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * The one place that configures Jackson for tether: strict duplicate detection (so a validator
+ * and a consumer can never disagree about which of two {@code images} fields counts), bounded
+ * nesting, no echo of input in error messages, and no string length cap beyond the frame limit
+ * that callers enforce on the input size.
+ */
+final class JsonSupport {
+  static final int MAX_NESTING_DEPTH = 256;
+
+  static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+      .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE)
+          .maxNestingDepth(MAX_NESTING_DEPTH)
+          .maxNumberLength(1000)
+          .build())
+      .build();
+
+  private JsonSupport() {}
+
+  static JsonParser parser(byte[] bytes, int offset, int length) {
+    try {
+      return FACTORY.createParser(bytes, offset, length);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static JsonGenerator generator(OutputStream out) throws IOException {
+    return FACTORY.createGenerator(out);
+  }
+
+  /** Checks that the bytes hold exactly one JSON value, and nothing after it. */
+  static void requireSingleValue(byte[] bytes, int offset, int length) {
+    try (JsonParser p = parser(bytes, offset, length)) {
+      if (p.nextToken() == null) {
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, "expected a JSON value but the input is empty");
+      }
+      p.skipChildren();
+      requireEnd(p);
+    } catch (IOException e) {
+      throw malformed("the input is not valid JSON", e);
+    }
+  }
+
+  static void requireEnd(JsonParser p) throws IOException {
+    JsonToken extra = p.nextToken();
+    if (extra != null) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          "unexpected content after the JSON value at byte " + p.currentTokenLocation().getByteOffset());
+    }
+  }
+
+  /** Maps a Jackson failure to a user-facing sentence without echoing the input. */
+  static TetherException malformed(String what, IOException e) {
+    if (e instanceof JsonProcessingException jpe) {
+      long at = jpe.getLocation() == null ? -1 : jpe.getLocation().getByteOffset();
+      return TetherException.of(ErrorCode.MALFORMED_FRAME,
+          what + ": " + jpe.getOriginalMessage() + (at >= 0 ? " (at byte " + at + ")" : ""), e);
+    }
+    return TetherException.of(ErrorCode.MALFORMED_FRAME, what + ": " + e.getMessage(), e);
+  }
+}

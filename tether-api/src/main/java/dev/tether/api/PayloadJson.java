@@ -1,0 +1,259 @@
+package dev.tether.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Parses payloads into their typed views and writes typed views canonically. */
+final class PayloadJson {
+  private PayloadJson() {}
+
+  /** The fields every payload variant may have, read in one pass. */
+  private static final class Fields {
+    String text;
+    String state;
+    List<Image> images;
+    User user;
+    final Map<String, RawJson> extra = new LinkedHashMap<>();
+  }
+
+  static Payload read(String type, RawJson payload) {
+    if (!isModelled(type)) {
+      return new Payload.Other(type, payload);
+    }
+    Fields f = parse(type, payload);
+    switch (type) {
+      case FrameTypes.USER_MESSAGE:
+        return new Payload.UserMessage(requireText(type, f), orEmpty(f.images), Optional.ofNullable(f.user), f.extra);
+      case FrameTypes.ASSISTANT_DELTA:
+        if (f.images != null) {
+          throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
+              "assistant.delta cannot carry images; send them in assistant.done");
+        }
+        return new Payload.AssistantDelta(requireText(type, f), f.extra);
+      case FrameTypes.ASSISTANT_DONE:
+        return new Payload.AssistantDone(requireText(type, f), orEmpty(f.images), f.extra);
+      case FrameTypes.ASSISTANT_MESSAGE:
+        return new Payload.AssistantMessage(requireText(type, f), orEmpty(f.images), f.extra);
+      case FrameTypes.STATUS_PRESENCE:
+        if (f.state == null) {
+          throw malformed("status.presence payload needs a string \"state\", such as \"thinking\"");
+        }
+        return new Payload.Presence(f.state, f.extra);
+      case FrameTypes.CONTROL_CANCEL:
+        return new Payload.Cancel(f.extra);
+      default:
+        throw new AssertionError(type);
+    }
+  }
+
+  private static boolean isModelled(String type) {
+    switch (type) {
+      case FrameTypes.USER_MESSAGE:
+      case FrameTypes.ASSISTANT_DELTA:
+      case FrameTypes.ASSISTANT_DONE:
+      case FrameTypes.ASSISTANT_MESSAGE:
+      case FrameTypes.STATUS_PRESENCE:
+      case FrameTypes.CONTROL_CANCEL:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private static Fields parse(String type, RawJson payload) {
+    Fields f = new Fields();
+    try (JsonParser p = JsonSupport.parser(payload.array, payload.offset, payload.length)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw malformed(type + " payload must be a JSON object");
+      }
+      boolean text = !type.equals(FrameTypes.STATUS_PRESENCE) && !type.equals(FrameTypes.CONTROL_CANCEL);
+      boolean images = FrameTypes.mayCarryImages(type) || type.equals(FrameTypes.ASSISTANT_DELTA);
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        if (text && name.equals("text")) {
+          f.text = FrameReader.requireString(p, t, type + " text");
+        } else if (images && name.equals("images")) {
+          f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+        } else if (type.equals(FrameTypes.USER_MESSAGE) && name.equals("user")) {
+          f.user = t == JsonToken.VALUE_NULL ? null : readUser(p, t);
+        } else if (type.equals(FrameTypes.STATUS_PRESENCE) && name.equals("state")) {
+          f.state = FrameReader.requireString(p, t, "status.presence state");
+        } else {
+          long from = p.currentTokenLocation().getByteOffset();
+          if (t.isStructStart()) {
+            p.skipChildren();
+          } else {
+            p.finishToken();
+          }
+          long to = p.currentLocation().getByteOffset();
+          byte[] value = java.util.Arrays.copyOfRange(
+              payload.array, payload.offset + (int) from, payload.offset + (int) to);
+          f.extra.put(name, new RawJson(value, 0, value.length));
+        }
+      }
+    } catch (IOException e) {
+      throw JsonSupport.malformed(type + " payload is not valid JSON", e);
+    }
+    return f;
+  }
+
+  private static List<Image> readImages(JsonParser p, JsonToken t) throws IOException {
+    if (t != JsonToken.START_ARRAY) {
+      throw malformed("images must be an array of {\"media_type\", \"data\"} objects");
+    }
+    List<Image> images = new ArrayList<>();
+    for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+      int index = images.size();
+      if (e != JsonToken.START_OBJECT) {
+        throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index,
+            "image " + index + " must be an object {\"media_type\", \"data\"}");
+      }
+      String mediaType = null;
+      String data = null;
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken v = p.nextToken();
+        if (name.equals("media_type")) {
+          mediaType = imageString(p, v, index, name);
+        } else if (name.equals("data")) {
+          data = imageString(p, v, index, name);
+        } else {
+          p.skipChildren(); // ref and size are reserved: ignored; other fields are not ours
+        }
+      }
+      if (mediaType == null) {
+        throw MediaType.unsupported(null, index);
+      }
+      String declared = mediaType;
+      MediaType type = MediaType.parse(declared).orElseThrow(() -> MediaType.unsupported(declared, index));
+      if (data == null) {
+        throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index,
+            "image " + index + " has no data; inline base64 \"data\" is required (\"ref\" is reserved)");
+      }
+      images.add(new Image(type, data));
+    }
+    return images;
+  }
+
+  private static String imageString(JsonParser p, JsonToken t, int index, String field) throws IOException {
+    if (t != JsonToken.VALUE_STRING) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index + ": " + field + " must be a string");
+    }
+    return p.getText();
+  }
+
+  private static User readUser(JsonParser p, JsonToken t) throws IOException {
+    if (t != JsonToken.START_OBJECT) {
+      throw malformed("user must be an object {\"id\", \"name\"}");
+    }
+    String id = "";
+    String name = "";
+    for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
+      JsonToken v = p.nextToken();
+      if (field.equals("id")) {
+        id = scalarText(p, v, "user.id");
+      } else if (field.equals("name")) {
+        name = scalarText(p, v, "user.name");
+      } else {
+        p.skipChildren();
+      }
+    }
+    return new User(id, name);
+  }
+
+  /** Channels send user ids as strings or numbers (Telegram); both are kept as text. */
+  private static String scalarText(JsonParser p, JsonToken t, String field) throws IOException {
+    if (t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NUMBER_INT) {
+      return p.getText();
+    }
+    if (t == JsonToken.VALUE_NULL) {
+      return "";
+    }
+    throw malformed(field + " must be a string");
+  }
+
+  private static String requireText(String type, Fields f) {
+    if (f.text == null) {
+      throw malformed(type + " payload needs a string \"text\" (use \"\" for an image-only message)");
+    }
+    return f.text;
+  }
+
+  private static List<Image> orEmpty(List<Image> images) {
+    return images == null ? List.of() : images;
+  }
+
+  private static TetherException malformed(String message) {
+    return TetherException.of(ErrorCode.MALFORMED_FRAME, message);
+  }
+
+  static RawJson write(Payload payload) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(payload));
+    try (JsonGenerator g = JsonSupport.generator(out)) {
+      g.writeStartObject();
+      if (payload instanceof Payload.UserMessage m) {
+        g.writeStringField("text", m.text());
+        writeImages(g, m.images());
+        if (m.user().isPresent()) {
+          g.writeObjectFieldStart("user");
+          g.writeStringField("id", m.user().get().id());
+          g.writeStringField("name", m.user().get().name());
+          g.writeEndObject();
+        }
+      } else if (payload instanceof Payload.AssistantDelta d) {
+        g.writeStringField("text", d.text());
+      } else if (payload instanceof Payload.AssistantDone d) {
+        g.writeStringField("text", d.text());
+        writeImages(g, d.images());
+      } else if (payload instanceof Payload.AssistantMessage m) {
+        g.writeStringField("text", m.text());
+        writeImages(g, m.images());
+      } else if (payload instanceof Payload.Presence s) {
+        g.writeStringField("state", s.state());
+      } else if (payload instanceof Payload.Cancel) {
+        // only extras
+      } else if (payload instanceof Payload.Other o) {
+        g.close();
+        return o.raw();
+      }
+      for (Map.Entry<String, RawJson> e : payload.extra().entrySet()) {
+        FrameWriter.writeRawField(g, out, e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    byte[] bytes = out.toByteArray();
+    return new RawJson(bytes, 0, bytes.length);
+  }
+
+  private static void writeImages(JsonGenerator g, List<Image> images) throws IOException {
+    if (images.isEmpty()) {
+      return;
+    }
+    g.writeArrayFieldStart("images");
+    for (Image image : images) {
+      g.writeStartObject();
+      g.writeStringField("media_type", image.mediaType().mimeType());
+      g.writeStringField("data", image.data());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+  }
+
+  private static int estimate(Payload payload) {
+    long size = 64;
+    for (Image image : payload.images()) {
+      size += image.data().length() + 48;
+    }
+    return (int) Math.min(size, Integer.MAX_VALUE - 8);
+  }
+}

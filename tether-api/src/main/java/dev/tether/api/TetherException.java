@@ -1,0 +1,52 @@
+package dev.tether.api;
+
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * The one exception for bad input from the wire: a frame, payload or image that a producer must
+ * not send or a consumer must not accept.
+ *
+ * <p>It carries a stable {@link #code()}, the zero-based index of the offending image when one
+ * image is to blame, and a message that tells a user what to change. Caller mistakes (a null
+ * argument, a negative limit) are reported with the JDK's exceptions instead.
+ */
+public final class TetherException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final ErrorCode code;
+  private final int imageIndex;
+
+  private TetherException(ErrorCode code, int imageIndex, String message, Throwable cause) {
+    super(message, cause);
+    this.code = Objects.requireNonNull(code, "code");
+    this.imageIndex = imageIndex;
+  }
+
+  /** Bad input that is not about one particular image. */
+  public static TetherException of(ErrorCode code, String message) {
+    return new TetherException(code, -1, message, null);
+  }
+
+  /** Bad input caused by a lower-level failure, such as a JSON syntax error. */
+  public static TetherException of(ErrorCode code, String message, Throwable cause) {
+    return new TetherException(code, -1, message, cause);
+  }
+
+  /** Bad input in the image at {@code imageIndex} (zero-based). */
+  public static TetherException forImage(ErrorCode code, int imageIndex, String message) {
+    if (imageIndex < 0) {
+      throw new IllegalArgumentException("imageIndex must be >= 0 but was " + imageIndex);
+    }
+    return new TetherException(code, imageIndex, message, null);
+  }
+
+  public ErrorCode code() {
+    return code;
+  }
+
+  /** The zero-based index of the image at fault, or empty when the frame as a whole is. */
+  public OptionalInt imageIndex() {
+    return imageIndex < 0 ? OptionalInt.empty() : OptionalInt.of(imageIndex);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.tether.api.internal;
+
+import dev.tether.api.RawJson;
+import java.util.Objects;
+
+/**
+ * Not API. Zero-copy access to the bytes behind a {@link RawJson} for the other tether modules
+ * (validator, store, adapters), which would otherwise have to copy megabytes of image data.
+ *
+ * <p>Code outside tether must not use this class: it breaks the immutability that
+ * {@code RawJson} promises. It may change in any release.
+ */
+public final class ApiInternals {
+  /** Implemented inside {@code dev.tether.api}. */
+  public interface Bridge {
+    byte[] array(RawJson json);
+
+    int offset(RawJson json);
+
+    /** Wraps bytes that the caller owns, has checked to be one JSON value, and will never change. */
+    RawJson wrapTrusted(byte[] array, int offset, int length);
+  }
+
+  private static volatile Bridge bridge;
+
+  private ApiInternals() {}
+
+  /** Called once, from {@code RawJson}'s static initializer. */
+  public static void install(Bridge implementation) {
+    if (bridge != null) {
+      throw new IllegalStateException("the tether API bridge is already installed");
+    }
+    bridge = Objects.requireNonNull(implementation);
+  }
+
+  /** The backing array of {@code json}; its bytes start at {@link #offset(RawJson)}. Never write to it. */
+  public static byte[] array(RawJson json) {
+    return bridge().array(json);
+  }
+
+  public static int offset(RawJson json) {
+    return bridge().offset(json);
+  }
+
+  /** See {@link Bridge#wrapTrusted}. */
+  public static RawJson wrapTrusted(byte[] array, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, array.length);
+    return bridge().wrapTrusted(array, offset, length);
+  }
+
+  private static Bridge bridge() {
+    Bridge b = bridge;
+    if (b == null) {
+      // Initialising RawJson installs the bridge.
+      Objects.requireNonNull(RawJson.EMPTY_OBJECT);
+      b = bridge;
+    }
+    return b;
+  }
+}
