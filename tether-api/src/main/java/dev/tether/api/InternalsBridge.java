@@ -18,4 +18,9 @@ final class InternalsBridge implements ApiInternals.Bridge {
   public RawJson wrapTrusted(byte[] array, int offset, int length) {
     return new RawJson(array, offset, length);
   }
+
+  @Override
+  public Frame readShared(byte[] buffer, int offset, int length) {
+    return FrameReader.read(buffer, offset, length, true);
+  }
 }

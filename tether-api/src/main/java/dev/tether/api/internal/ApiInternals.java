@@ -19,6 +19,9 @@ public final class ApiInternals {
 
     /** Wraps bytes that the caller owns, has checked to be one JSON value, and will never change. */
     RawJson wrapTrusted(byte[] array, int offset, int length);
+
+    /** Reads a frame whose payload shares {@code buffer}, which the caller gives up. */
+    dev.tether.api.Frame readShared(byte[] buffer, int offset, int length);
   }
 
   private static volatile Bridge bridge;
@@ -46,6 +49,12 @@ public final class ApiInternals {
   public static RawJson wrapTrusted(byte[] array, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, array.length);
     return bridge().wrapTrusted(array, offset, length);
+  }
+
+  /** See {@link Bridge#readShared}. The caller has already checked the size limit. */
+  public static dev.tether.api.Frame readShared(byte[] buffer, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, buffer.length);
+    return bridge().readShared(buffer, offset, length);
   }
 
   private static Bridge bridge() {

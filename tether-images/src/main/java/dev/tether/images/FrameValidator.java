@@ -1,0 +1,188 @@
+package dev.tether.images;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.FrameCodec;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.Image;
+import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
+import dev.tether.api.RawJson;
+import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
+import dev.tether.images.internal.FrameScan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Checks frames and images against the wire rules and a set of {@link Limits}: JSON syntax, the
+ * shape of the envelope and payload, the four media types, strict base64 (no {@code data:}
+ * prefix, no whitespace, optional padding), the declared type against the image's signature,
+ * the per-image and per-frame decoded sizes, the image count, and images where a frame type
+ * cannot carry them.
+ *
+ * <p>Images are never decoded: sizes come from base64 arithmetic, the alphabet from one
+ * streaming scan, the signature from the first 16 symbols. Validating wire bytes allocates a few
+ * hundred bytes however large the images are.
+ *
+ * <p>When several things are wrong, the first problem in this order is reported: malformed
+ * structure, images not allowed, too many images, then each image in order (shape, media type,
+ * {@code data:} prefix, base64, size, signature), then the frame's total. Every failure is a
+ * {@link TetherException}; nothing else escapes except {@link IOException} from a stream.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class FrameValidator {
+  private static final FrameValidator STANDARD = new FrameValidator(Limits.defaults());
+  private static final ThreadLocal<FrameScan> SCANS = ThreadLocal.withInitial(FrameScan::new);
+
+  private final Limits limits;
+
+  private FrameValidator(Limits limits) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  /** A validator with the protocol's default limits. */
+  public static FrameValidator standard() {
+    return STANDARD;
+  }
+
+  public static FrameValidator withLimits(Limits limits) {
+    return new FrameValidator(limits);
+  }
+
+  public Limits limits() {
+    return limits;
+  }
+
+  /** Validates a whole frame in its wire form. */
+  public void validate(byte[] wire) {
+    validate(wire, 0, wire.length);
+  }
+
+  /** Validates the frame in {@code wire[offset, offset + length)}. */
+  public void validate(byte[] wire, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, wire.length);
+    if (length > limits.maxFrameBytes()) {
+      throw frameTooLarge();
+    }
+    FrameScan scan = SCANS.get();
+    scan.scanFrame(wire, offset, length);
+    judge(scan);
+  }
+
+  /**
+   * Reads a frame from {@code in} (at most {@code maxFrameBytes + 1} bytes), validates it, and
+   * returns it. The body is held in one buffer, which the returned frame's payload shares: no
+   * second copy is made.
+   */
+  public Frame read(InputStream in) throws IOException {
+    FrameCodec.BoundedBody body = FrameCodec.readBounded(in, limits.maxFrameBytes());
+    validate(body.buffer(), 0, body.length());
+    return ApiInternals.readShared(body.buffer(), 0, body.length());
+  }
+
+  /** Validates, then reads, a frame in its wire form. The payload is copied out of {@code wire}. */
+  public Frame read(byte[] wire) {
+    validate(wire);
+    return FrameCodec.withLimits(limits).read(wire);
+  }
+
+  /** Validates a frame object (its payload against its type), for consumers that got it elsewhere. */
+  public void validate(Frame frame) {
+    validatePayload(frame.type(), frame.payload());
+  }
+
+  /** Validates {@code payload} as the payload of a frame of {@code type}. */
+  public void validatePayload(String type, RawJson payload) {
+    FrameScan scan = SCANS.get();
+    scan.scanPayload(type, ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
+    judge(scan);
+  }
+
+  /**
+   * Validates images a producer is about to send in one message: count, each image, and the
+   * total.
+   */
+  public void validateImages(List<Image> images) {
+    if (images.size() > limits.maxImagesPerMessage()) {
+      throw tooManyImages(images.size());
+    }
+    long total = 0;
+    for (int i = 0; i < images.size(); i++) {
+      total += ImageCheck.check(images.get(i), i, limits);
+    }
+    requireFrameTotal(total);
+  }
+
+  private void judge(FrameScan scan) {
+    String type = scan.type();
+    Boolean imagesAllowed = FrameScan.imagesAllowed(type);
+    if (Boolean.FALSE.equals(imagesAllowed) && scan.hasImagesField()) {
+      throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
+          type + " cannot carry images; send them in assistant.done or assistant.message");
+    }
+    if (requiresText(type) && (!scan.hasText() || scan.textNotString())) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          type + " payload needs a string \"text\" (use \"\" for an image-only message)");
+    }
+    if (imagesAllowed == null) {
+      return; // unknown types pass through untouched
+    }
+    int count = scan.imageCount();
+    if (count > limits.maxImagesPerMessage()) {
+      throw tooManyImages(count);
+    }
+    long total = 0;
+    for (int i = 0; i < count; i++) {
+      total += judgeImage(scan, i);
+    }
+    requireFrameTotal(total);
+  }
+
+  private long judgeImage(FrameScan scan, int i) {
+    if (scan.shapeProblem(i) != null) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, i, "image " + i + ": " + scan.shapeProblem(i));
+    }
+    MediaType declared = ImageCheck.mediaType(scan.mediaType(i), i);
+    if (!scan.hasData(i)) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, i,
+          "image " + i + " has no data; inline base64 \"data\" is required (\"ref\" is reserved)");
+    }
+    if (scan.dataUri(i)) {
+      throw ImageCheck.dataUri(i);
+    }
+    if (scan.base64Problem(i) != null) {
+      throw TetherException.forImage(ErrorCode.INVALID_BASE64, i, "image " + i + ": " + scan.base64Problem(i));
+    }
+    long size = scan.decodedLength(i);
+    ImageCheck.requireImageSize(size, i, limits);
+    ImageCheck.requireSignature(declared, scan.head(i), scan.headLength(i), i);
+    return size;
+  }
+
+  private static boolean requiresText(String type) {
+    return FrameTypes.mayCarryImages(type) || FrameTypes.ASSISTANT_DELTA.equals(type);
+  }
+
+  private void requireFrameTotal(long total) {
+    if (total > limits.maxFrameImageBytes()) {
+      throw TetherException.of(ErrorCode.FRAME_IMAGES_TOO_LARGE,
+          "the images add up to " + Sizes.human(total) + " decoded; a frame may carry at most "
+              + Sizes.human(limits.maxFrameImageBytes()) + " of images, so send some in another message");
+    }
+  }
+
+  private TetherException tooManyImages(int count) {
+    return TetherException.of(ErrorCode.TOO_MANY_IMAGES,
+        "the message has " + count + " images; at most " + limits.maxImagesPerMessage()
+            + " are allowed per message, so send the rest in another message");
+  }
+
+  private TetherException frameTooLarge() {
+    return TetherException.of(ErrorCode.FRAME_TOO_LARGE,
+        "frame is larger than " + limits.maxFrameBytes() + " bytes; send fewer or smaller images");
+  }
+}

@@ -1,0 +1,85 @@
+package dev.tether.images;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Image;
+import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
+import dev.tether.api.TetherException;
+import dev.tether.images.internal.Base64Check;
+import dev.tether.images.internal.Signatures;
+
+/** The per-image rules, shared by frame validation and the producer helpers. */
+final class ImageCheck {
+  private static final int CHUNK = 4096;
+
+  private ImageCheck() {}
+
+  /** Checks one typed image and returns its decoded size. */
+  static long check(Image image, int index, Limits limits) {
+    String data = image.data();
+    if (data.startsWith("data:")) {
+      throw dataUri(index);
+    }
+    Base64Check check = new Base64Check();
+    byte[] chunk = new byte[Math.min(CHUNK, Math.max(1, data.length()))];
+    for (int from = 0; from < data.length(); from += chunk.length) {
+      int n = Math.min(chunk.length, data.length() - from);
+      for (int i = 0; i < n; i++) {
+        char c = data.charAt(from + i);
+        chunk[i] = c < 0x80 ? (byte) c : (byte) 0x80; // 0x80 is outside the alphabet
+      }
+      int stop = check.feed(chunk, 0, n);
+      if (stop < n) {
+        throw invalidBase64(index, check.problemAt(chunk[stop] & 0xff, from + stop));
+      }
+    }
+    String problem = check.problemAtEnd();
+    if (problem != null) {
+      throw invalidBase64(index, problem);
+    }
+    long size = check.decodedLength();
+    requireImageSize(size, index, limits);
+    byte[] head = new byte[12];
+    requireSignature(image.mediaType(), head, check.decodeHead(head), index);
+    return size;
+  }
+
+  static MediaType mediaType(String declared, int index) {
+    MediaType type = MediaType.parse(declared).orElse(null);
+    if (type == null) {
+      String message = "image " + index + ": media_type "
+          + (declared == null ? "is missing" : "'" + declared + "' is not supported")
+          + "; use one of image/png, image/jpeg, image/gif or image/webp";
+      throw TetherException.forImage(ErrorCode.UNSUPPORTED_MEDIA_TYPE, index, message);
+    }
+    return type;
+  }
+
+  static void requireImageSize(long size, int index, Limits limits) {
+    if (size > limits.maxImageBytes()) {
+      throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, index,
+          "image " + index + " is " + Sizes.human(size) + " decoded; the limit is "
+              + Sizes.human(limits.maxImageBytes()) + " per image, so resize or recompress it");
+    }
+  }
+
+  static void requireSignature(MediaType declared, byte[] head, int headLength, int index) {
+    MediaType actual = Signatures.detect(head, headLength);
+    if (actual != declared) {
+      throw TetherException.forImage(ErrorCode.MEDIA_TYPE_MISMATCH, index,
+          "image " + index + " is declared as " + declared.mimeType() + " but its bytes "
+              + (actual == null ? "are not a PNG, JPEG, GIF or WebP image" : "are " + actual.mimeType())
+              + "; declare the type that matches the bytes");
+    }
+  }
+
+  static TetherException dataUri(int index) {
+    return TetherException.forImage(ErrorCode.DATA_URI_NOT_ALLOWED, index,
+        "image " + index + ": data starts with a 'data:' URI prefix; send only the base64 after the comma"
+            + " and put the type in media_type (Images.fromDataUri does this)");
+  }
+
+  private static TetherException invalidBase64(int index, String problem) {
+    return TetherException.forImage(ErrorCode.INVALID_BASE64, index, "image " + index + ": " + problem);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.tether.images;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Image;
+import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
+import dev.tether.api.TetherException;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Producer helpers: build wire {@link Image}s that are known to be valid, so that a frame built
+ * from them passes every consumer's checks.
+ *
+ * <p>All methods are thread-safe and check against {@link Limits#defaults()} unless given limits.
+ * Bad input is a {@link TetherException} naming the image (index 0) and the rule.
+ */
+public final class Images {
+  private Images() {}
+
+  /** An image from its bytes: the size limit and the signature of {@code mediaType} are checked. */
+  public static Image fromBytes(byte[] bytes, MediaType mediaType) {
+    return fromBytes(bytes, mediaType, Limits.defaults());
+  }
+
+  public static Image fromBytes(byte[] bytes, MediaType mediaType, Limits limits) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(mediaType, "mediaType");
+    ImageCheck.requireImageSize(bytes.length, 0, limits);
+    ImageCheck.requireSignature(mediaType, bytes, Math.min(bytes.length, 12), 0);
+    return new Image(mediaType, Base64.getEncoder().encodeToString(bytes));
+  }
+
+  /** A validated image from its media type and base64 text as on the wire. */
+  public static Image of(MediaType mediaType, String base64) {
+    return of(mediaType, base64, Limits.defaults());
+  }
+
+  public static Image of(MediaType mediaType, String base64, Limits limits) {
+    Image image = new Image(mediaType, base64);
+    ImageCheck.check(image, 0, limits);
+    return image;
+  }
+
+  /**
+   * An image from a {@code data:image/png;base64,...} URI: the prefix is stripped and its type
+   * must be one of the four and match the bytes.
+   */
+  public static Image fromDataUri(String dataUri) {
+    return fromDataUri(dataUri, Limits.defaults());
+  }
+
+  public static Image fromDataUri(String dataUri, Limits limits) {
+    Objects.requireNonNull(dataUri, "dataUri");
+    int comma = dataUri.indexOf(',');
+    if (!dataUri.regionMatches(true, 0, "data:", 0, 5) || comma < 0) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, 0,
+          "image 0: not a data URI; expected data:image/png;base64,<data>");
+    }
+    String header = dataUri.substring(5, comma);
+    if (!header.endsWith(";base64")) {
+      throw TetherException.forImage(ErrorCode.INVALID_BASE64, 0,
+          "image 0: the data URI is not base64-encoded; expected ';base64,' before the data");
+    }
+    String mime = header.substring(0, header.length() - ";base64".length());
+    int parameters = mime.indexOf(';');
+    if (parameters >= 0) {
+      mime = mime.substring(0, parameters);
+    }
+    MediaType type = ImageCheck.mediaType(mime.toLowerCase(java.util.Locale.ROOT), 0);
+    return of(type, dataUri.substring(comma + 1), limits);
+  }
+
+  /**
+   * Removes the whitespace of MIME-wrapped base64 (line breaks every 76 characters, spaces), so
+   * that the result is wire base64. Nothing else is changed or checked.
+   */
+  public static String normalizeBase64(String base64) {
+    StringBuilder sb = null;
+    for (int i = 0; i < base64.length(); i++) {
+      char c = base64.charAt(i);
+      boolean space = c == '\r' || c == '\n' || c == ' ' || c == '\t';
+      if (space && sb == null) {
+        sb = new StringBuilder(base64.length());
+        sb.append(base64, 0, i);
+      } else if (!space && sb != null) {
+        sb.append(c);
+      }
+    }
+    return sb == null ? base64 : sb.toString();
+  }
+}

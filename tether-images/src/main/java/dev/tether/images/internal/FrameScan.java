@@ -1,0 +1,330 @@
+package dev.tether.images.internal;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.TetherException;
+
+/**
+ * One pass over a frame (or a bare payload) that checks JSON syntax everywhere and collects what
+ * the limits need: the type, whether {@code text} and {@code images} are present, and for each
+ * image its declared media type, a base64 verdict, its decoded length and its first bytes.
+ *
+ * <p>Image data is never decoded or copied: {@link Base64Check} runs over the bytes in place and
+ * keeps 16 symbols for the signature. Facts are kept for the first {@link #MAX_TRACKED} images;
+ * beyond that only the count grows. Not thread-safe; reusable via {@link #scanFrame} and
+ * {@link #scanPayload}.
+ */
+public final class FrameScan extends JsonScanner {
+  /** Images beyond this are counted, not examined: the count limit rejects them anyway. */
+  public static final int MAX_TRACKED = 64;
+
+  private final Base64Check base64 = new Base64Check();
+
+  // Frame-level facts.
+  private String type;
+  private boolean sawPayload;
+  private boolean hasText;
+  private boolean textNotString;
+  private boolean hasImagesField;
+  private int imageCount;
+
+  // Per-image facts, index < MAX_TRACKED.
+  private final String[] mediaTypes = new String[MAX_TRACKED];
+  private final long[] decodedLengths = new long[MAX_TRACKED];
+  private final String[] base64Problems = new String[MAX_TRACKED];
+  private final boolean[] dataUri = new boolean[MAX_TRACKED];
+  private final boolean[] hasData = new boolean[MAX_TRACKED];
+  private final String[] shapeProblems = new String[MAX_TRACKED];
+  private final byte[][] heads = new byte[MAX_TRACKED][];
+  private final int[] headLengths = new int[MAX_TRACKED];
+
+  public String type() {
+    return type;
+  }
+
+  public boolean hasText() {
+    return hasText;
+  }
+
+  public boolean textNotString() {
+    return textNotString;
+  }
+
+  public boolean hasImagesField() {
+    return hasImagesField;
+  }
+
+  public int imageCount() {
+    return imageCount;
+  }
+
+  public String mediaType(int i) {
+    return mediaTypes[i];
+  }
+
+  public long decodedLength(int i) {
+    return decodedLengths[i];
+  }
+
+  /** Null when the image's data is well-formed base64. */
+  public String base64Problem(int i) {
+    return base64Problems[i];
+  }
+
+  public boolean dataUri(int i) {
+    return dataUri[i];
+  }
+
+  public boolean hasData(int i) {
+    return hasData[i];
+  }
+
+  /** Null when the image object has the right shape (an object with string fields). */
+  public String shapeProblem(int i) {
+    return shapeProblems[i];
+  }
+
+  public byte[] head(int i) {
+    return heads[i];
+  }
+
+  public int headLength(int i) {
+    return headLengths[i];
+  }
+
+  private void resetFacts() {
+    type = null;
+    sawPayload = false;
+    hasText = false;
+    textNotString = false;
+    hasImagesField = false;
+    imageCount = 0;
+  }
+
+  /** Scans a whole frame. Structural problems throw {@link ErrorCode#MALFORMED_FRAME}. */
+  public void scanFrame(byte[] bytes, int offset, int length) {
+    init(bytes, offset, length);
+    resetFacts();
+    if (peek() != '{') {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "a frame must be a JSON object");
+    }
+    // The payload may come before the type, so its facts are collected for every type and
+    // judged afterwards.
+    if (openObject()) {
+      do {
+        String name = readName();
+        switch (name) {
+          case "type" -> {
+            if (type != null) {
+              throw duplicate("type");
+            }
+            if (peek() != '"') {
+              throw TetherException.of(ErrorCode.MALFORMED_FRAME, "type must be a string");
+            }
+            type = readString();
+          }
+          case "payload" -> {
+            if (sawPayload) {
+              throw duplicate("payload");
+            }
+            sawPayload = true;
+            if (peek() == 'n') {
+              skipValue(1);
+            } else {
+              payloadObject();
+            }
+          }
+          default -> skipValue(1);
+        }
+      } while (more('}'));
+    }
+    expectEnd();
+    if (type == null || type.isEmpty()) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          "frame has no type; set \"type\", for example \"user.message\"");
+    }
+  }
+
+  /** Scans a payload object of a frame whose type is known. */
+  public void scanPayload(String frameType, byte[] bytes, int offset, int length) {
+    init(bytes, offset, length);
+    resetFacts();
+    type = frameType;
+    payloadObject();
+    expectEnd();
+  }
+
+  private void payloadObject() {
+    if (peek() != '{') {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
+    }
+    if (!openObject()) {
+      return;
+    }
+    do {
+      String name = readName();
+      if (name.equals("text")) {
+        if (hasText) {
+          throw duplicate("payload.text");
+        }
+        hasText = true;
+        if (peek() == '"') {
+          skipString();
+        } else {
+          textNotString = true;
+          skipValue(2);
+        }
+      } else if (name.equals("images")) {
+        if (hasImagesField) {
+          throw duplicate("payload.images");
+        }
+        int c = peek();
+        if (c == 'n') {
+          skipValue(2); // "images": null is the same as no images
+        } else {
+          hasImagesField = true;
+          if (c != '[') {
+            throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+                "images must be an array of {\"media_type\", \"data\"} objects");
+          }
+          imagesArray();
+        }
+      } else {
+        skipValue(2);
+      }
+    } while (more('}'));
+  }
+
+  private void imagesArray() {
+    if (!openArray()) {
+      return;
+    }
+    do {
+      int index = imageCount++;
+      if (index < MAX_TRACKED) {
+        imageObject(index);
+      } else {
+        skipValue(3);
+      }
+    } while (more(']'));
+  }
+
+  private void imageObject(int index) {
+    mediaTypes[index] = null;
+    base64Problems[index] = null;
+    dataUri[index] = false;
+    hasData[index] = false;
+    shapeProblems[index] = null;
+    decodedLengths[index] = 0;
+    headLengths[index] = 0;
+    if (peek() != '{') {
+      shapeProblems[index] = "must be an object {\"media_type\", \"data\"}";
+      skipValue(3);
+      return;
+    }
+    boolean sawMediaType = false;
+    if (!openObject()) {
+      return;
+    }
+    do {
+      String name = readName();
+      if (name.equals("media_type")) {
+        if (sawMediaType) {
+          throw duplicate("media_type of image " + index);
+        }
+        sawMediaType = true;
+        if (peek() == '"') {
+          mediaTypes[index] = readString();
+        } else {
+          shapeProblems[index] = "media_type must be a string";
+          skipValue(4);
+        }
+      } else if (name.equals("data")) {
+        if (hasData[index]) {
+          throw duplicate("data of image " + index);
+        }
+        hasData[index] = true;
+        if (peek() == '"') {
+          dataString(index);
+        } else {
+          shapeProblems[index] = "data must be a base64 string";
+          skipValue(4);
+        }
+      } else {
+        skipValue(4); // ref and size are reserved and ignored; other fields are not ours
+      }
+    } while (more('}'));
+  }
+
+  /** At the opening quote of an image's data: checks the base64 in place, one pass. */
+  private void dataString(int index) {
+    pos++;
+    int start = pos;
+    if (end - start >= 5 && buf[start] == 'd' && buf[start + 1] == 'a' && buf[start + 2] == 't'
+        && buf[start + 3] == 'a' && buf[start + 4] == ':') {
+      dataUri[index] = true;
+      pos--;
+      skipString();
+      return;
+    }
+    Base64Check check = base64;
+    check.reset();
+    String problem = null;
+    while (true) {
+      pos = check.feed(buf, pos, end);
+      if (pos >= end) {
+        throw malformed("unterminated string");
+      }
+      int b = buf[pos] & 0xff;
+      if (b == '"') {
+        pos++;
+        break;
+      }
+      if (b == '\\') {
+        pos++;
+        int c = readEscape();
+        if (check.feed(c)) {
+          continue;
+        }
+        problem = check.problemAt(c, check.position());
+      } else if (b < 0x20) {
+        throw malformed("raw control character in a string");
+      } else {
+        problem = check.problemAt(b, check.position());
+      }
+      // Invalid base64: finish the string for the syntax check, then report.
+      pos = start - 1;
+      skipString();
+      break;
+    }
+    if (problem == null) {
+      problem = check.problemAtEnd();
+    }
+    base64Problems[index] = problem;
+    decodedLengths[index] = check.decodedLength();
+    if (heads[index] == null) {
+      heads[index] = new byte[12];
+    }
+    headLengths[index] = check.decodeHead(heads[index]);
+  }
+
+  private TetherException duplicate(String field) {
+    return TetherException.of(ErrorCode.MALFORMED_FRAME, "duplicate field " + field);
+  }
+
+  /** The images this frame type may carry: modelled image types yes, modelled text-only types no. */
+  public static Boolean imagesAllowed(String type) {
+    if (FrameTypes.mayCarryImages(type)) {
+      return Boolean.TRUE;
+    }
+    switch (type) {
+      case FrameTypes.ASSISTANT_DELTA:
+      case FrameTypes.REASONING_DELTA:
+      case FrameTypes.STATUS_PRESENCE:
+      case FrameTypes.CONTROL_CANCEL:
+        return Boolean.FALSE;
+      default:
+        return null; // other types pass through untouched
+    }
+  }
+}
