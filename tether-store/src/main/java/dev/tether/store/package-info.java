@@ -1,0 +1,2 @@
+/** Frame store, durable journal and conversation sessions. */
+package dev.tether.store;
