@@ -1,7 +1,9 @@
 package dev.tether.images;
 
+import dev.tether.api.MediaType;
+import dev.tether.images.internal.Signatures;
 import java.nio.charset.StandardCharsets;
-import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Reads pixel dimensions of PNG, JPEG, GIF and WebP images from their headers, without decoding any
@@ -18,17 +20,6 @@ import java.util.Objects;
  * is reported as {@link InvalidImageHeaderException}.
  */
 public final class ImageHeaders {
-  private static final String PNG = "image/png";
-  private static final String JPEG = "image/jpeg";
-  private static final String GIF = "image/gif";
-  private static final String WEBP = "image/webp";
-
-  private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  private static final byte[] JPEG_SIGNATURE = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF};
-  private static final byte[] GIF87A = ascii("GIF87a");
-  private static final byte[] GIF89A = ascii("GIF89a");
-  private static final byte[] RIFF = ascii("RIFF");
-  private static final byte[] WEBP_TAG = ascii("WEBP");
   private static final byte[] IHDR = ascii("IHDR");
   private static final byte[] VP8_START_CODE = {(byte) 0x9D, 0x01, 0x2A};
 
@@ -40,27 +31,16 @@ public final class ImageHeaders {
   private ImageHeaders() {}
 
   /**
-   * Which of the four signatures the window starts with, reading at most its first 12 bytes.
+   * Which of the four signatures the window {@code bytes[offset, offset + length)} starts with,
+   * reading at most its first 12 bytes. This is the check that frame validation uses, so the two
+   * always agree on what counts as a PNG, JPEG, GIF or WebP.
    *
-   * @return {@code "image/png"}, {@code "image/jpeg"}, {@code "image/gif"}, {@code "image/webp"}, or
-   *     null when the window is too short for, or does not start with, any of those signatures
+   * @return the media type, or empty when the window is too short for, or does not start with, any
+   *     of the four signatures
+   * @throws IndexOutOfBoundsException when the window is not inside {@code bytes}
    */
-  public static String sniffSignature(byte[] bytes, int offset, int length) {
-    Objects.checkFromIndexSize(offset, length, bytes.length);
-    HeaderBytes view = new HeaderBytes(bytes, offset, Math.min(length, 12), "image");
-    if (view.matches(0, PNG_SIGNATURE)) {
-      return PNG;
-    }
-    if (view.matches(0, JPEG_SIGNATURE)) {
-      return JPEG;
-    }
-    if (view.matches(0, GIF87A) || view.matches(0, GIF89A)) {
-      return GIF;
-    }
-    if (view.matches(0, RIFF) && view.matches(8, WEBP_TAG)) {
-      return WEBP;
-    }
-    return null;
+  public static Optional<MediaType> signature(byte[] bytes, int offset, int length) {
+    return Optional.ofNullable(Signatures.detect(bytes, offset, length));
   }
 
   /**
@@ -71,16 +51,16 @@ public final class ImageHeaders {
    *     the end or past its container, a zero width or height, a JPEG without SOF before SOS or EOI)
    */
   public static Dimensions dimensions(byte[] bytes, int offset, int length) {
-    String format = sniffSignature(bytes, offset, length);
-    if (format == null) {
+    MediaType type = Signatures.detect(bytes, offset, length);
+    if (type == null) {
       throw new InvalidImageHeaderException("Unrecognized image format: the " + length
           + " bytes do not start with a PNG, JPEG, GIF or WebP signature.");
     }
-    return switch (format) {
+    return switch (type) {
       case PNG -> png(new HeaderBytes(bytes, offset, length, "PNG"));
       case JPEG -> jpeg(new HeaderBytes(bytes, offset, length, "JPEG"));
       case GIF -> gif(new HeaderBytes(bytes, offset, length, "GIF"));
-      default -> webp(new HeaderBytes(bytes, offset, length, "WebP"));
+      case WEBP -> webp(new HeaderBytes(bytes, offset, length, "WebP"));
     };
   }
 

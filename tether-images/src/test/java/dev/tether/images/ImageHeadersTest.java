@@ -26,14 +26,15 @@ import static dev.tether.images.TestImages.webpVp8l;
 import static dev.tether.images.TestImages.webpVp8x;
 import static dev.tether.images.TestImages.with;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tether.api.MediaType;
 import dev.tether.images.ImageHeaders.Dimensions;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,43 +61,79 @@ class ImageHeadersTest {
     }
   }
 
-  // ---- sniffSignature ----
+  // ---- signature ----
 
-  @Test
-  void sniff_recognizesEachSignature() {
-    assertEquals("image/png", sniff(png(3, 4)));
-    assertEquals("image/jpeg", sniff(bytes(0xFF, 0xD8, 0xFF)));
-    assertEquals("image/gif", sniff(ascii("GIF87a")));
-    assertEquals("image/gif", sniff(ascii("GIF89a")));
-    assertEquals("image/webp", sniff(concat(ascii("RIFF"), bytes(0, 0, 0, 0), ascii("WEBP"))));
+  private static Stream<Arguments> signatures() {
+    return Stream.of(
+        Arguments.of(MediaType.PNG, bytes(0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A)),
+        Arguments.of(MediaType.JPEG, bytes(0xFF, 0xD8, 0xFF)),
+        Arguments.of(MediaType.GIF, ascii("GIF87a")),
+        Arguments.of(MediaType.GIF, ascii("GIF89a")),
+        Arguments.of(MediaType.WEBP, concat(ascii("RIFF"), bytes(0, 0, 0, 0), ascii("WEBP"))));
+  }
+
+  @ParameterizedTest
+  @MethodSource("signatures")
+  void signature_recognizesEachSignatureAloneAndInFullImages(MediaType type, byte[] signature) {
+    assertEquals(Optional.of(type), signature(signature));
+    assertEquals(Optional.of(type), signature(concat(signature, bytes(0, 0xFF, 'x'))));
+  }
+
+  @ParameterizedTest
+  @MethodSource("signatures")
+  void signature_recognizesEachSignatureInAWindowAtAnOffset(MediaType type, byte[] signature) {
+    byte[] padded = concat(bytes(0xFF, 0xD8, 0xFF, 'G'), signature, bytes(7, 7));
+    assertEquals(Optional.of(type), ImageHeaders.signature(padded, 4, signature.length));
+    assertEquals(Optional.of(type), ImageHeaders.signature(padded, 4, signature.length + 2));
+  }
+
+  @ParameterizedTest
+  @MethodSource("signatures")
+  void signature_isEmptyWhenTheWindowEndsOneByteBeforeTheSignatureDoes(MediaType type, byte[] signature) {
+    byte[] padded = concat(bytes(1, 2), signature, bytes(7, 7));
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 2, signature.length - 1), type.mimeType());
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 2, 0), type.mimeType());
+    assertEquals(Optional.empty(), signature(Arrays.copyOf(signature, signature.length - 1)), type.mimeType());
+  }
+
+  @ParameterizedTest
+  @MethodSource("signatures")
+  void signature_isEmptyWhenTheWindowStartsOneByteLate(MediaType type, byte[] signature) {
+    byte[] padded = concat(bytes(1), signature, bytes(7, 7));
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 2, padded.length - 2), type.mimeType());
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 0, padded.length), type.mimeType());
   }
 
   @Test
-  void sniff_returnsNullForLookalikesAndTooShortSignatures() {
-    assertNull(sniff(new byte[0]));
-    assertNull(sniff(ascii("GIF88a")));
-    assertNull(sniff(concat(ascii("RIFF"), bytes(0, 0, 0, 0), ascii("WAVE"))));
-    assertNull(sniff(bytes(0xFF, 0xD8, 0x00)));
-    assertNull(sniff(bytes(0xFF, 0xD8)));
-    assertNull(sniff(Arrays.copyOf(png(3, 4), 7)));
-    assertNull(sniff(concat(ascii("RIFF"), bytes(0, 0, 0, 0), ascii("WEB"))));
+  void signature_isEmptyForLookalikes() {
+    assertEquals(Optional.empty(), signature(new byte[0]));
+    assertEquals(Optional.empty(), signature(ascii("GIF88a")));
+    assertEquals(Optional.empty(), signature(ascii("GIF89b")));
+    assertEquals(Optional.empty(), signature(concat(ascii("RIFF"), bytes(0, 0, 0, 0), ascii("WAVE"))));
+    assertEquals(Optional.empty(), signature(concat(ascii("RIFX"), bytes(0, 0, 0, 0), ascii("WEBP"))));
+    assertEquals(Optional.empty(), signature(bytes(0xFF, 0xD8, 0x00)));
+    assertEquals(Optional.empty(), signature(with(png(3, 4), 7, 0x0B)));
+    assertEquals(Optional.empty(), signature(concat(ascii("BM"), new byte[60])));
   }
 
   @Test
-  void sniff_looksOnlyInsideTheWindow() {
+  void signature_looksOnlyInsideTheWindow() {
     byte[] padded = concat(bytes(1, 2, 3), ascii("GIF89a"), bytes(4, 5));
-    assertEquals("image/gif", ImageHeaders.sniffSignature(padded, 3, 6));
-    assertNull(ImageHeaders.sniffSignature(padded, 3, 5));
-    assertNull(ImageHeaders.sniffSignature(padded, 0, padded.length));
+    assertEquals(Optional.of(MediaType.GIF), ImageHeaders.signature(padded, 3, 6));
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 3, 5));
+    assertEquals(Optional.empty(), ImageHeaders.signature(padded, 0, padded.length));
   }
 
   @Test
-  void sniff_rejectsWindowOutsideTheArray() {
-    assertThrows(IndexOutOfBoundsException.class, () -> ImageHeaders.sniffSignature(new byte[4], 2, 3));
+  void signature_rejectsWindowOutsideTheArray() {
+    assertThrows(IndexOutOfBoundsException.class, () -> ImageHeaders.signature(new byte[4], 2, 3));
+    assertThrows(IndexOutOfBoundsException.class, () -> ImageHeaders.signature(new byte[4], -1, 2));
+    assertThrows(IndexOutOfBoundsException.class, () -> ImageHeaders.signature(new byte[4], 0, -1));
+    assertThrows(NullPointerException.class, () -> ImageHeaders.signature(null, 0, 0));
   }
 
-  private static String sniff(byte[] image) {
-    return ImageHeaders.sniffSignature(image, 0, image.length);
+  private static Optional<MediaType> signature(byte[] image) {
+    return ImageHeaders.signature(image, 0, image.length);
   }
 
   // ---- PNG ----
