@@ -5,7 +5,6 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -129,7 +128,9 @@ final class Args {
   }
 
   static String describe(Object value) {
-    Objects.requireNonNull(value);
+    if (value == null) {
+      return "null";
+    }
     if (value instanceof String s) {
       return "the string \"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
     }
