@@ -42,6 +42,15 @@ class LlmRequestStreamingTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void toTree_holdsAnImageWhoseBase64IsOverJacksonsDefaultStringCap() {
+    byte[] bytes = Fixtures.pngHeader(10, 10, 16 << 20); // 22.4 M base64 characters > 20 M default cap
+    LlmRequest request = LlmRequest.prepare(ProviderProfile.openAiChat(),
+        Fixtures.userTurn(new Part.Image(MediaType.PNG, ImageData.ofBytes(bytes))));
+    String url = request.toTree().at("/messages/0/content/0/image_url/url").asText();
+    assertEquals("data:image/png;base64,".length() + (16 << 20) / 3 * 4 + 4, url.length());
+  }
+
   /** Records whether it was closed. */
   static final class RecordingStream extends ByteArrayOutputStream {
     boolean closed;
