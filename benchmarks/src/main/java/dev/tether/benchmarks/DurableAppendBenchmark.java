@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,6 +15,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -28,6 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code synchronous=FULL}: {@code impl=tether} is {@link DurableTetherStore} (group commit),
  * {@code impl=naive} is {@link NaiveSqliteJournal} (one transaction per append). The file lives in
  * {@code java.io.tmpdir}.
+ *
+ * <p>{@code appendPipelined} measures the same from one thread with 256 appends in flight.
  *
  * <p>Target: tether at least 20,000 appends/s with FULL.
  *
@@ -85,4 +89,29 @@ public class DurableAppendBenchmark {
   public long append() throws Exception {
     return tether != null ? tether.append("vm", frame) : naive.append("vm", frame);
   }
+
+  /**
+   * One thread keeping {@value #WINDOW} appends in flight ({@code appendAsync}), as a gateway
+   * ingesting a burst would; the naive journal can only append them one after another.
+   */
+  @Benchmark
+  @Threads(1)
+  @OperationsPerInvocation(WINDOW)
+  public long appendPipelined() throws Exception {
+    if (tether == null) {
+      long last = 0;
+      for (int i = 0; i < WINDOW; i++) {
+        last = naive.append("vm", frame);
+      }
+      return last;
+    }
+    @SuppressWarnings("unchecked")
+    CompletableFuture<Long>[] inFlight = new CompletableFuture[WINDOW];
+    for (int i = 0; i < WINDOW; i++) {
+      inFlight[i] = tether.appendAsync("vm", frame);
+    }
+    return CompletableFuture.allOf(inFlight).thenApply(v -> inFlight[WINDOW - 1].join()).get();
+  }
+
+  static final int WINDOW = 256;
 }
