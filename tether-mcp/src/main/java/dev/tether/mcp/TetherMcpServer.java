@@ -71,10 +71,12 @@ public final class TetherMcpServer {
 
   /**
    * Starts an SDK server with these tools on {@code transport}. The transport should be built
-   * with {@link #jsonMapper()}. Close the returned server to stop.
+   * with {@link #jsonMapper()}. Outgoing messages are serialized per session (see
+   * {@link SerializingTransportProvider}), since tool results complete on other threads than the
+   * transport's. Close the returned server to stop.
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
-    return McpServer.async(transport)
+    return McpServer.async(new SerializingTransportProvider(transport))
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)
