@@ -171,7 +171,7 @@ public final class MediaFetcher implements AutoCloseable {
 
   private MediaFetchResult save(MediaReference ref, byte[] head, InputStream rest) throws IOException {
     String base = ref.fileName() != null ? ref.fileName() : ref.kind().wireName();
-    Path target = MediaFiles.resolveInside(mediaDir, MediaFiles.sanitise(ref.id() + "-" + base));
+    Path target = MediaFiles.resolveInside(mediaDir, MediaFiles.sanitise(ref.id() + "-" + MediaFiles.sanitise(base)));
     long[] written = {0};
     MediaFiles.writeAtomically(target, out -> {
       requireWithinLimit(ref, head.length);
