@@ -238,7 +238,8 @@ public final class AttachmentCatalog {
 
   private byte[] readFile(Attachment a) throws IOException {
     Path path = MediaFiles.resolveInside(dir, a.fileName());
-    return MediaFiles.readBounded(path, Math.max(a.size(), maxUploadBytes));
+    // The manifest's size may come from an older, larger limit; never trust it beyond an array.
+    return MediaFiles.readBounded(path, Math.min(Math.max(a.size(), maxUploadBytes), Integer.MAX_VALUE - 16));
   }
 
   private byte[] decode(AttachmentUpload upload) {

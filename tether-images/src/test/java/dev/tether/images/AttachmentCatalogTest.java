@@ -315,6 +315,30 @@ class AttachmentCatalogTest {
   }
 
   @Test
+  void read_manifestClaimingAHugeSizeStillReadsTheRealFile() throws IOException {
+    Files.createDirectories(dir());
+    Files.writeString(dir().resolve("a.txt"), "small");
+    Files.writeString(dir().resolve(".manifest.json"), "{\"version\":1,\"attachments\":[{\"file_name\":\"a.txt\","
+        + "\"mime_type\":\"text/plain\",\"size\":9223372036854775807,\"added_at\":\"2026-04-15T10:00:00Z\"}]}");
+    assertEquals("small", open().read("a.txt").text());
+  }
+
+  @Test
+  void read_symbolicLinkPlantedInTheDirectoryIsNotFollowed() throws IOException {
+    AttachmentCatalog catalog = open();
+    catalog.save(text("a.txt", "mine", "text/plain"));
+    Path secret = Files.writeString(root.resolve("secret.txt"), "secret");
+    Files.delete(dir().resolve("a.txt"));
+    try {
+      Files.createSymbolicLink(dir().resolve("a.txt"), secret);
+    } catch (UnsupportedOperationException | IOException e) {
+      org.junit.jupiter.api.Assumptions.abort("no symbolic links here: " + e);
+    }
+    IOException e = assertThrows(IOException.class, () -> catalog.read("a.txt"));
+    assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
+  }
+
+  @Test
   void save_concurrentUploadsOfOneNameAllGetDistinctFiles() throws Exception {
     AttachmentCatalog catalog = open();
     int threads = 8;

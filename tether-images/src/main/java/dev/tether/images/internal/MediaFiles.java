@@ -133,11 +133,15 @@ public final class MediaFiles {
    * @throws FileTooLargeException when the file holds more than {@code max} bytes
    */
   public static byte[] readBounded(Path path, long max) throws IOException {
+    if (max < 0) {
+      throw new IllegalArgumentException("max must be >= 0 but was " + max);
+    }
     if (Files.isSymbolicLink(path)) {
       throw new IOException(path + " is a symbolic link; refusing to follow it");
     }
     try (InputStream in = Files.newInputStream(path, LinkOption.NOFOLLOW_LINKS)) {
-      byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+      int cap = max >= Integer.MAX_VALUE - 9 ? Integer.MAX_VALUE - 8 : (int) max + 1;
+      byte[] bytes = in.readNBytes(cap);
       if (bytes.length > max) {
         throw new FileTooLargeException(path + " is larger than the limit of " + max + " bytes");
       }

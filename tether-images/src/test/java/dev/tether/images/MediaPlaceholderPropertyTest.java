@@ -12,7 +12,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.LongRange;
 
-class MediaPlaceholderProperties {
+class MediaPlaceholderPropertyTest {
   @Property(tries = 2000)
   void parse_ofFormat_returnsTheSamePlaceholder(@ForAll("placeholders") MediaPlaceholder p) {
     String text = p.format();
