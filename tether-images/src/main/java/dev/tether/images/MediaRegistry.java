@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * The media references that channels registered, kept until their time to live passes, so that an
@@ -133,10 +134,19 @@ public final class MediaRegistry {
 
   /** The live references, newest first (by creation time, then id). A snapshot. */
   public List<MediaReference> list() {
+    return list(ref -> true);
+  }
+
+  /**
+   * The live references that {@code filter} accepts, newest first; for example those of one chat,
+   * {@code list(ref -> ref.chat().equals(jid))}.
+   */
+  public List<MediaReference> list(Predicate<? super MediaReference> filter) {
+    Objects.requireNonNull(filter, "filter");
     Instant now = clock.instant();
     List<MediaReference> live = new ArrayList<>();
     for (MediaReference ref : refs.asMap().values()) {
-      if (!ref.isExpiredAt(now)) {
+      if (!ref.isExpiredAt(now) && filter.test(ref)) {
         live.add(ref);
       }
     }
@@ -171,9 +181,19 @@ public final class MediaRegistry {
 
   /** Writes the live references to {@code path} atomically, newest first. */
   public void save(Path path) throws IOException {
+    save(path, ref -> true);
+  }
+
+  /**
+   * Writes the live references that {@code filter} accepts to {@code path} atomically, newest
+   * first: one file per group or chat, so that an agent's container sees only its own media.
+   */
+  public void save(Path path, Predicate<? super MediaReference> filter) throws IOException {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(filter, "filter");
     fileLock.lock();
     try {
-      MediaRegistryFile.write(path, list());
+      MediaRegistryFile.write(path, list(filter));
     } finally {
       fileLock.unlock();
     }

@@ -139,6 +139,21 @@ class MediaRegistryTest {
   }
 
   @Test
+  void save_withAFilterWritesOnlyThatChatsReferences(@TempDir Path dir) throws IOException {
+    registry.register(MediaReference.builder("a1", "whatsapp", MediaKind.IMAGE, "image/png").chat("group-a")
+        .downloadInfo(Map.of("token", "secret-a")).createdAt(clock.instant()).build());
+    registry.register(MediaReference.builder("b1", "whatsapp", MediaKind.IMAGE, "image/png").chat("group-b")
+        .downloadInfo(Map.of("token", "secret-b")).createdAt(clock.instant()).build());
+    Path file = dir.resolve("group-a/media_refs.json");
+    registry.save(file, ref -> ref.chat().equals("group-a"));
+    assertFalse(Files.readString(file).contains("secret-b"));
+    MediaRegistry other = MediaRegistry.builder().clock(clock).build();
+    other.load(file);
+    assertEquals(List.of("a1"), ids(other.list()));
+    assertEquals(List.of("b1"), ids(registry.list(ref -> ref.chat().equals("group-b"))));
+  }
+
+  @Test
   void save_replacesThePreviousFileWhole(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("media_refs.json");
     for (int i = 0; i < 5; i++) {
