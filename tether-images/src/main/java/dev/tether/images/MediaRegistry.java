@@ -5,8 +5,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.tether.images.internal.MediaText;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
@@ -35,8 +38,9 @@ import java.util.function.Predicate;
  *
  * <p><b>Persistence.</b> {@link #save} writes the live references atomically (temp file, fsync,
  * atomic rename) for another process to read; {@link #load} reads such a file. The file format
- * is described in the {@code MediaRegistryFile} class; it is created owner-readable only on POSIX
- * systems because download info may hold tokens.
+ * is described in the {@code MediaRegistryFile} class; on POSIX systems it is created readable by
+ * its owner only, because download info may hold tokens, unless {@link Builder#filePermissions}
+ * says otherwise.
  */
 public final class MediaRegistry {
   private static final Duration TOMBSTONE_TTL = Duration.ofDays(1);
@@ -44,6 +48,7 @@ public final class MediaRegistry {
   private final Clock clock;
   private final long maxFileBytes;
   private final int maximumSize;
+  private final Set<PosixFilePermission> filePermissions;
   private final Cache<String, MediaReference> refs;
   private final Cache<String, Instant> expired;
   private final ReentrantLock fileLock = new ReentrantLock();
@@ -52,6 +57,7 @@ public final class MediaRegistry {
     this.clock = b.clock;
     this.maxFileBytes = b.maxFileBytes;
     this.maximumSize = b.maximumSize;
+    this.filePermissions = b.filePermissions;
     Ticker ticker = () -> nanos(clock.instant());
     this.expired = Caffeine.newBuilder()
         .maximumSize(b.maximumSize)
@@ -119,7 +125,7 @@ public final class MediaRegistry {
           + "; it can no longer be fetched, so ask the sender to send it again");
     }
     throw new MediaException(MediaException.Reason.UNKNOWN_REF, "media ref:"
-        + dev.tether.images.internal.MediaText.excerpt(id) + " is unknown; use list_media to see the available references");
+        + MediaText.excerpt(id) + " is unknown; use list_media to see the available references");
   }
 
   /** Removes the reference with this id, if any. */
@@ -193,7 +199,7 @@ public final class MediaRegistry {
     Objects.requireNonNull(filter, "filter");
     fileLock.lock();
     try {
-      MediaRegistryFile.write(path, list(filter));
+      MediaRegistryFile.write(path, filePermissions, list(filter));
     } finally {
       fileLock.unlock();
     }
@@ -262,6 +268,7 @@ public final class MediaRegistry {
     private int maximumSize = 10_000;
     private Clock clock = Clock.systemUTC();
     private long maxFileBytes = 64L << 20;
+    private Set<PosixFilePermission> filePermissions;
 
     private Builder() {}
 
@@ -286,6 +293,16 @@ public final class MediaRegistry {
         throw new IllegalArgumentException("maxFileBytes must be > 0 but was " + maxFileBytes);
       }
       this.maxFileBytes = maxFileBytes;
+      return this;
+    }
+
+    /**
+     * The POSIX permissions of saved registry files, for a reader running as another user (a
+     * container), for example {@code PosixFilePermissions.fromString("rw-r-----")}. Default:
+     * owner read and write only, because download info may hold tokens.
+     */
+    public Builder filePermissions(Set<PosixFilePermission> filePermissions) {
+      this.filePermissions = Set.copyOf(filePermissions);
       return this;
     }
 

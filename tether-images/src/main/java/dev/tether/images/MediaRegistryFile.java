@@ -5,10 +5,12 @@ import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaJson;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The registry file that another process (the agent's container) reads:
@@ -29,8 +31,8 @@ final class MediaRegistryFile {
 
   private MediaRegistryFile() {}
 
-  static void write(Path path, List<MediaReference> refs) throws IOException {
-    MediaFiles.writeAtomically(path, out -> {
+  static void write(Path path, Set<PosixFilePermission> permissions, List<MediaReference> refs) throws IOException {
+    MediaFiles.writeAtomically(path, permissions, out -> {
       try (JsonGenerator g = MediaJson.generator(out)) {
         g.writeStartObject();
         g.writeNumberField("version", VERSION);

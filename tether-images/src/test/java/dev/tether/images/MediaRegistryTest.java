@@ -154,6 +154,22 @@ class MediaRegistryTest {
   }
 
   @Test
+  void save_isOwnerOnlyByDefaultAndUsesConfiguredPermissions(@TempDir Path dir) throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.getFileStore(dir).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class));
+    registry.register(ref("a", Duration.ofHours(1)));
+    Path owner = dir.resolve("owner.json");
+    registry.save(owner);
+    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(owner)));
+    MediaRegistry shared = MediaRegistry.builder().clock(clock)
+        .filePermissions(java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--")).build();
+    shared.register(ref("a", Duration.ofHours(1)));
+    Path group = dir.resolve("group.json");
+    shared.save(group);
+    assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(group)));
+  }
+
+  @Test
   void save_replacesThePreviousFileWhole(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("media_refs.json");
     for (int i = 0; i < 5; i++) {

@@ -12,6 +12,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Set;
@@ -98,10 +100,22 @@ public final class MediaFiles {
 
   /** Writes {@code content} to {@code target} atomically; see the class comment. */
   public static void writeAtomically(Path target, Content content) throws IOException {
+    writeAtomically(target, null, content);
+  }
+
+  /**
+   * Writes {@code content} to {@code target} atomically, giving the file {@code permissions} on
+   * POSIX file systems (null keeps the owner-only default; ignored elsewhere).
+   */
+  public static void writeAtomically(Path target, Set<PosixFilePermission> permissions, Content content)
+      throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path tmp = Files.createTempFile(dir, ".tmp-", ".part");
     try {
+      if (permissions != null && Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+        Files.setPosixFilePermissions(tmp, permissions);
+      }
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         OutputStream out = Channels.newOutputStream(ch);
         content.writeTo(out);
