@@ -13,7 +13,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +46,6 @@ public final class AttachmentCatalog {
   public static final int BINARY_PROBE_BYTES = 8192;
 
   private static final System.Logger LOG = System.getLogger(AttachmentCatalog.class.getName());
-  private static final String DEFAULT_MIME = "application/octet-stream";
 
   private final Path dir;
   private final long maxUploadBytes;
@@ -92,16 +90,14 @@ public final class AttachmentCatalog {
    */
   public Attachment save(AttachmentUpload upload) throws IOException {
     Objects.requireNonNull(upload, "upload");
-    String mimeType = upload.mimeType() == null || upload.mimeType().isBlank() ? DEFAULT_MIME : upload.mimeType();
-    if (!MediaText.isMimeType(mimeType)) {
-      throw invalid("mimeType '" + MediaText.excerpt(mimeType) + "' is not a MIME type like text/plain");
-    }
-    byte[] bytes = decode(upload);
+    String mimeType = AttachmentUploads.mimeType(upload);
+    byte[] bytes = AttachmentUploads.decode(upload, maxUploadBytes);
     saveLock.lock();
     try {
       List<Attachment> current = attachments;
       if (current.size() >= maxAttachments) {
-        throw invalid("the catalog already holds " + current.size() + " attachments, its limit");
+        throw new MediaException(MediaException.Reason.INVALID_UPLOAD,
+            "the catalog already holds " + current.size() + " attachments, its limit");
       }
       String name = freeName(MediaFiles.sanitise(upload.filename()), current);
       Path path = MediaFiles.resolveInside(dir, name);
@@ -242,32 +238,6 @@ public final class AttachmentCatalog {
     return MediaFiles.readBounded(path, Math.min(Math.max(a.size(), maxUploadBytes), Integer.MAX_VALUE - 16));
   }
 
-  private byte[] decode(AttachmentUpload upload) {
-    String data = upload.contentBase64();
-    if (data.regionMatches(true, 0, "data:", 0, 5)) {
-      int comma = data.indexOf(',');
-      if (comma < 0 || !data.substring(0, comma).toLowerCase(Locale.ROOT).endsWith(";base64")) {
-        throw invalid("contentBase64 starts with a data: URI that is not base64");
-      }
-      data = data.substring(comma + 1);
-    }
-    data = Images.normalizeBase64(data);
-    long atLeast = (long) data.length() / 4 * 3 - 2;
-    if (atLeast > maxUploadBytes) {
-      throw tooLarge(atLeast);
-    }
-    byte[] bytes;
-    try {
-      bytes = Base64.getDecoder().decode(data);
-    } catch (IllegalArgumentException e) {
-      throw invalid("contentBase64 is not valid base64: " + e.getMessage());
-    }
-    if (bytes.length > maxUploadBytes) {
-      throw tooLarge(bytes.length);
-    }
-    return bytes;
-  }
-
   private String freeName(String wanted, List<Attachment> current) {
     Set<String> taken = new HashSet<>();
     for (Attachment a : current) {
@@ -279,15 +249,6 @@ public final class AttachmentCatalog {
       name = MediaFiles.sanitise(MediaFiles.withSuffix(wanted, n));
     }
     return name;
-  }
-
-  private MediaException tooLarge(long bytes) {
-    return new MediaException(MediaException.Reason.UPLOAD_TOO_LARGE, "the upload is " + bytes
-        + " bytes or more; the limit is " + maxUploadBytes + " bytes");
-  }
-
-  private static MediaException invalid(String message) {
-    return new MediaException(MediaException.Reason.INVALID_UPLOAD, message);
   }
 
   /** Builds and opens an {@link AttachmentCatalog}; setters fail fast naming the setting. Not thread-safe. */
