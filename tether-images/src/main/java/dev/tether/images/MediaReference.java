@@ -10,7 +10,9 @@ import java.util.Objects;
  * Metadata about one piece of media that a channel received, kept so that an agent can fetch the
  * bytes later. Nothing here is downloaded: the channel fills in what its message carried.
  *
- * <p>Immutable and thread-safe; {@code downloadInfo} is copied. The constructor rejects values
+ * <p>Immutable and thread-safe; {@code downloadInfo} is copied. Unpaired UTF-16 surrogates in
+ * the text fields become U+FFFD, so that every reference survives the registry file's UTF-8. The
+ * constructor rejects values
  * that could not round-trip through the registry file or could break a placeholder with an
  * {@link IllegalArgumentException} naming the field.
  *
@@ -55,6 +57,18 @@ public record MediaReference(
   static final int MAX_DOWNLOAD_INFO_VALUE = 64 * 1024;
 
   public MediaReference {
+    chat = chat == null ? null : MediaText.wellFormed(chat);
+    messageId = messageId == null ? null : MediaText.wellFormed(messageId);
+    fileName = fileName == null ? null : MediaText.wellFormed(fileName);
+    caption = caption == null ? null : MediaText.wellFormed(caption);
+    if (downloadInfo != null) {
+      Map<String, String> clean = new java.util.HashMap<>();
+      for (Map.Entry<String, String> e : downloadInfo.entrySet()) {
+        clean.put(e.getKey() == null ? null : MediaText.wellFormed(e.getKey()),
+            e.getValue() == null ? null : MediaText.wellFormed(e.getValue()));
+      }
+      downloadInfo = clean;
+    }
     requireToken("id", id, MAX_ID_LENGTH);
     requireToken("channel", channel, 64);
     requireText("chat", chat, MAX_TEXT_LENGTH);

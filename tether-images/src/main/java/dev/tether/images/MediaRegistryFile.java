@@ -3,7 +3,9 @@ package dev.tether.images;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaJson;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
@@ -32,18 +34,26 @@ final class MediaRegistryFile {
   private MediaRegistryFile() {}
 
   static void write(Path path, Set<PosixFilePermission> permissions, List<MediaReference> refs) throws IOException {
-    MediaFiles.writeAtomically(path, permissions, out -> {
-      try (JsonGenerator g = MediaJson.generator(out)) {
-        g.writeStartObject();
-        g.writeNumberField("version", VERSION);
-        g.writeArrayFieldStart("refs");
-        for (MediaReference ref : refs) {
-          writeRef(g, ref);
-        }
-        g.writeEndArray();
-        g.writeEndObject();
+    byte[] json = toJson(refs);
+    MediaFiles.writeAtomically(path, permissions, out -> out.write(json));
+  }
+
+  /** The file's bytes for {@code refs}, in order. */
+  static byte[] toJson(List<MediaReference> refs) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = MediaJson.generator(out)) {
+      g.writeStartObject();
+      g.writeNumberField("version", VERSION);
+      g.writeArrayFieldStart("refs");
+      for (MediaReference ref : refs) {
+        writeRef(g, ref);
       }
-    });
+      g.writeEndArray();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory failed", e);
+    }
+    return out.toByteArray();
   }
 
   private static void writeRef(JsonGenerator g, MediaReference ref) throws IOException {

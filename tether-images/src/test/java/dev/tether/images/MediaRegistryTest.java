@@ -170,6 +170,21 @@ class MediaRegistryTest {
   }
 
   @Test
+  void save_loneSurrogatesInTextBecomeReplacementCharactersSoTheFileStaysReadable(@TempDir Path dir) throws IOException {
+    registry.register(MediaReference.builder("s1", "telegram", MediaKind.DOCUMENT, "text/plain")
+        .caption("bad \ud800 end").fileName("x\udc00.txt").downloadInfo(Map.of("k\ud800", "v"))
+        .createdAt(clock.instant()).build());
+    Path file = dir.resolve("refs.json");
+    registry.save(file);
+    MediaRegistry other = MediaRegistry.builder().clock(clock).build();
+    other.load(file);
+    MediaReference back = other.require("s1");
+    assertEquals("bad \uFFFD end", back.caption());
+    assertEquals("x\uFFFD.txt", back.fileName());
+    assertEquals(Map.of("k\uFFFD", "v"), back.downloadInfo());
+  }
+
+  @Test
   void save_replacesThePreviousFileWhole(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("media_refs.json");
     for (int i = 0; i < 5; i++) {

@@ -63,6 +63,32 @@ public final class MediaText {
     return (semi < 0 ? mimeType : mimeType.substring(0, semi)).strip().toLowerCase(java.util.Locale.ROOT);
   }
 
+  /**
+   * {@code s} with every unpaired surrogate replaced by U+FFFD, so that it encodes to valid UTF-8
+   * and survives a JSON round trip; {@code s} itself when it has none.
+   */
+  public static String wellFormed(String s) {
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+      if (paired) {
+        if (sb != null) {
+          sb.append(c).append(s.charAt(i + 1));
+        }
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        if (sb == null) {
+          sb = new StringBuilder(s.length()).append(s, 0, i);
+        }
+        sb.append('\uFFFD');
+      } else if (sb != null) {
+        sb.append(c);
+      }
+    }
+    return sb == null ? s : sb.toString();
+  }
+
   /** At most 64 characters of {@code s} with control characters shown as {@code ?}, for messages. */
   public static String excerpt(String s) {
     if (s == null) {
