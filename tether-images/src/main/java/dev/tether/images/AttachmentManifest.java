@@ -3,7 +3,9 @@ package dev.tether.images;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaJson;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,23 +34,31 @@ final class AttachmentManifest {
   private AttachmentManifest() {}
 
   static void write(Path path, List<Attachment> attachments) throws IOException {
-    MediaFiles.writeAtomically(path, out -> {
-      try (JsonGenerator g = MediaJson.generator(out)) {
+    byte[] json = toJson(attachments);
+    MediaFiles.writeAtomically(path, out -> out.write(json));
+  }
+
+  /** The manifest's bytes for {@code attachments}, in order. */
+  static byte[] toJson(List<Attachment> attachments) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = MediaJson.generator(out)) {
+      g.writeStartObject();
+      g.writeNumberField("version", VERSION);
+      g.writeArrayFieldStart("attachments");
+      for (Attachment a : attachments) {
         g.writeStartObject();
-        g.writeNumberField("version", VERSION);
-        g.writeArrayFieldStart("attachments");
-        for (Attachment a : attachments) {
-          g.writeStartObject();
-          g.writeStringField("file_name", a.fileName());
-          g.writeStringField("mime_type", a.mimeType());
-          g.writeNumberField("size", a.size());
-          g.writeStringField("added_at", a.addedAt().toString());
-          g.writeEndObject();
-        }
-        g.writeEndArray();
+        g.writeStringField("file_name", a.fileName());
+        g.writeStringField("mime_type", a.mimeType());
+        g.writeNumberField("size", a.size());
+        g.writeStringField("added_at", a.addedAt().toString());
         g.writeEndObject();
       }
-    });
+      g.writeEndArray();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory failed", e);
+    }
+    return out.toByteArray();
   }
 
   static List<Attachment> read(Path path, long maxBytes, int maxEntries) throws IOException {
