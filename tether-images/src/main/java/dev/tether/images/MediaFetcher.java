@@ -249,7 +249,12 @@ public final class MediaFetcher implements AutoCloseable {
       return this;
     }
 
+    /** @throws IllegalStateException when inline images could exceed the image limit */
     public MediaFetcher build() {
+      if (inlineImageMaxBytes > limits.maxImageBytes()) {
+        throw new IllegalStateException("inlineImageMaxBytes (" + inlineImageMaxBytes
+            + ") must not exceed limits.maxImageBytes (" + limits.maxImageBytes() + ")");
+      }
       return new MediaFetcher(this);
     }
   }

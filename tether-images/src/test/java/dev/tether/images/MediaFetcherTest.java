@@ -289,5 +289,8 @@ class MediaFetcherTest {
     assertEquals("maxDownloadBytes must be > 0 but was 0",
         assertThrows(IllegalArgumentException.class, () -> b.maxDownloadBytes(0)).getMessage());
     assertThrows(IllegalArgumentException.class, () -> b.inlineImageMaxBytes(-1));
+    b.limits(dev.tether.api.Limits.builder().maxImageBytes(500_000).build());
+    assertEquals("inlineImageMaxBytes (1000000) must not exceed limits.maxImageBytes (500000)",
+        assertThrows(IllegalStateException.class, b::build).getMessage());
   }
 }
