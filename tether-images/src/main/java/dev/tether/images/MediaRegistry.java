@@ -26,8 +26,8 @@ import java.util.function.Predicate;
  * agent can fetch media it saw as a {@link MediaPlaceholder}.
  *
  * <p><b>Design.</b> Entries live in a Caffeine cache with a per-entry expiry (each reference
- * expires at {@link MediaReference#expiresAt()}) and a maximum size (the least useful entries go
- * first when it is exceeded). Time comes from one injectable {@link Clock}, which also drives
+ * expires at {@link MediaReference#expiresAt()}) and a maximum size (Caffeine's recency-and-frequency
+ * policy picks what to drop when it is exceeded; a dropped reference reads as unknown). Time comes from one injectable {@link Clock}, which also drives
  * Caffeine's ticker, so tests advance time without sleeping. When an entry expires, its id is
  * remembered for a day in a second, equally bounded cache, so that {@link #require} can say
  * "expired" rather than "unknown". Cache maintenance runs on the calling thread.
@@ -272,7 +272,10 @@ public final class MediaRegistry {
 
     private Builder() {}
 
-    /** The most references kept; beyond it the least recently used go first. Default 10,000. */
+    /**
+     * The most references kept; beyond it Caffeine's size policy (recency and frequency) evicts
+     * some. Default 10,000.
+     */
     public Builder maximumSize(int maximumSize) {
       if (maximumSize <= 0) {
         throw new IllegalArgumentException("maximumSize must be > 0 but was " + maximumSize);
