@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Concurrency.</b> Thread-safe. Concurrent fetches of the same reference share one download:
  * the first caller starts it and records its future in a map keyed by id; later callers get a
- * copy of that future until it completes, when the entry is removed. A later fetch downloads
- * again. Downloads run on the configured executor, by default a private cached pool of daemon
+ * copy of that future. The entry is removed just before the future completes, so a fetch made
+ * after a result was seen downloads again (results are not cached). Downloads run on the configured executor, by default a private cached pool of daemon
  * threads that {@link #close()} shuts down.
  */
 public final class MediaFetcher implements AutoCloseable {
@@ -105,16 +105,26 @@ public final class MediaFetcher implements AutoCloseable {
     if (existing != null) {
       return existing.copy();
     }
-    mine.whenComplete((r, e) -> inFlight.remove(refId, mine));
     try {
       executor.execute(() -> {
+        MediaFetchResult result = null;
+        Throwable failure = null;
         try {
-          mine.complete(download(ref, downloader));
+          result = download(ref, downloader);
         } catch (Throwable t) {
-          mine.completeExceptionally(t);
+          failure = t;
+        }
+        // Leave the map before completing, so that whoever sees the result and fetches again
+        // starts a new download instead of getting this finished one.
+        inFlight.remove(refId, mine);
+        if (failure == null) {
+          mine.complete(result);
+        } else {
+          mine.completeExceptionally(failure);
         }
       });
     } catch (RejectedExecutionException e) {
+      inFlight.remove(refId, mine);
       mine.completeExceptionally(new IOException("media fetcher is closed", e));
     }
     return mine.copy();

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -232,7 +233,7 @@ class MediaFetcherTest {
     }
   }
 
-  @Test
+  @RepeatedTest(20)
   void fetch_concurrentFetchesOfTheSameRefDownloadOnce() throws Exception {
     LatchedDownloader latched = new LatchedDownloader();
     registry.register(MediaReference.builder("same", "telegram", MediaKind.IMAGE, "image/png").createdAt(clock.instant()).build());
