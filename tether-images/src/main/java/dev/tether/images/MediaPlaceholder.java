@@ -15,7 +15,15 @@ import java.util.OptionalLong;
  *
  * <p><b>Format.</b> {@code [}, the kind's label, {@code ": "}, the present parts among name,
  * size and MIME type joined by {@code ", "}, then {@code ref:} and the id, {@code ]}, and when
- * there is a caption a space and the caption. Sizes are decimal ({@link #sizeBytes()}).
+ * there is a caption a space and the caption.
+ *
+ * <p><b>Sizes</b> are decimal, as the spec's examples read: 1 KB = 1000 bytes, 1 MB = 1000 KB, up
+ * to EB. Below 1000 bytes the exact count and {@code B} ({@code 999B}); otherwise the largest unit
+ * that keeps the value at least 1, one decimal below 10 and none from 10 on, rounded half-up, a
+ * trailing {@code .0} dropped, and a value that rounds to 1000 moving up a unit: 2,400,000 bytes
+ * is {@code 2.4MB}, 847,000 is {@code 847KB}, 2,000,000 is {@code 2MB}, 999,500 is {@code 1MB}.
+ * Parsing also accepts lower case and a space before the unit ({@code 12 kb});
+ * {@link #sizeBytes()} gives the approximate byte count.
  *
  * <p><b>Parsing</b> tolerates missing parts: the last part must be {@code ref:<id>}; before it,
  * a part that reads as a MIME type is the type, one before that which reads as a size is the
