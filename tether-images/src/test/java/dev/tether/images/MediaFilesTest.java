@@ -1,21 +1,23 @@
 package dev.tether.images;
 
+import static dev.tether.images.QtGens.chars;
+import static dev.tether.images.QtGens.charsOf;
+import static dev.tether.images.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
 
 import dev.tether.images.internal.MediaFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 class MediaFilesTest {
   private static final Path DIR = Path.of("/srv/attachments");
@@ -48,22 +50,23 @@ class MediaFilesTest {
     assertEquals(expected, MediaFiles.withSuffix(name, n));
   }
 
-  @Property(tries = 3000)
-  void sanitise_alwaysGivesAnIdempotentPlainNameInsideTheDirectory(@ForAll("hostileNames") String raw) {
-    String name = MediaFiles.sanitise(raw);
-    assertFalse(name.isEmpty());
-    assertFalse(name.startsWith("."), name);
-    assertFalse(name.contains("/") || name.contains("\\") || name.contains("\0"), name);
-    assertTrue(name.getBytes(StandardCharsets.UTF_8).length <= MediaFiles.MAX_NAME_BYTES, name);
-    assertEquals(name, MediaFiles.sanitise(name));
-    assertEquals(DIR, MediaFiles.resolveInside(DIR, name).getParent());
+  @Test
+  void sanitise_alwaysGivesAnIdempotentPlainNameInsideTheDirectory() {
+    qt().withExamples(3000).forAll(hostileNames()).checkAssert(raw -> {
+      String name = MediaFiles.sanitise(raw);
+      assertFalse(name.isEmpty());
+      assertFalse(name.startsWith("."), name);
+      assertFalse(name.contains("/") || name.contains("\\") || name.contains("\0"), name);
+      assertTrue(name.getBytes(StandardCharsets.UTF_8).length <= MediaFiles.MAX_NAME_BYTES, name);
+      assertEquals(name, MediaFiles.sanitise(name));
+      assertEquals(DIR, MediaFiles.resolveInside(DIR, name).getParent());
+    });
   }
 
-  @Provide
-  Arbitrary<String> hostileNames() {
-    return Arbitraries.oneOf(
-        Arbitraries.strings().withCharRange('\u0000', '\uffff').ofMaxLength(300),
-        Arbitraries.strings().withChars("./\\%2e\u0000 :").ofMaxLength(40),
-        Arbitraries.strings().withChars("é😀a.").ofMinLength(150).ofMaxLength(400));
+  private static Gen<String> hostileNames() {
+    return Generate.oneOf(
+        strings(chars('\u0000', '\uffff'), 0, 300),
+        strings(charsOf("./\\%2e\u0000 :"), 0, 40),
+        strings(charsOf("é😀a."), 150, 400));
   }
 }
