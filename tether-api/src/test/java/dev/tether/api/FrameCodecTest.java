@@ -198,6 +198,21 @@ class FrameCodecTest {
   }
 
   @Test
+  void ts_atTheEdgesOfRfc3339Years_isReadAndWrittenBack() {
+    for (String ts : List.of("0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z", "0000-01-01T01:00:00+01:00")) {
+      Frame f = codec.read(utf8("{\"type\":\"a\",\"ts\":\"" + ts + "\"}"));
+      assertEquals(f, codec.read(codec.write(f)), ts);
+    }
+  }
+
+  @Test
+  void builder_rejectsATimestampThatCouldNotBeWrittenAsRfc3339() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Frame.builder("a").ts(Instant.MAX));
+    assertTrue(e.getMessage().startsWith("ts must be within years 0000-9999"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Frame.builder("a").ts(Instant.parse("-0001-12-31T23:59:59Z")));
+  }
+
+  @Test
   void ts_missingOrNull_isTolerated() {
     assertTrue(codec.read(utf8("{\"type\":\"a\"}")).ts().isEmpty());
     assertTrue(codec.read(utf8("{\"type\":\"a\",\"ts\":null}")).ts().isEmpty());
@@ -205,7 +220,9 @@ class FrameCodecTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"\"yesterday\"", "\"2026-01-02T03:04:05\"", "\"2026-13-02T03:04:05Z\"", "\"2026-01-02\"",
-      "\"\"", "1735787045", "true", "{}", "\"2026-01-02T25:04:05Z\"", "\"2026-01-02T03:04:05+25:00\""})
+      "\"\"", "1735787045", "true", "{}", "\"2026-01-02T25:04:05Z\"", "\"2026-01-02T03:04:05+25:00\"",
+      "\"+999999999-12-31T23:59:59-18:00\"", "\"+10000-01-01T00:00:00Z\"", "\"-0001-01-01T00:00:00Z\"",
+      "\"0000-01-01T00:00:00+01:00\"", "\"9999-12-31T23:59:59-01:00\"", "\"26-01-02T03:04:05Z\""})
   void ts_thatIsNotRfc3339_isRejected(String ts) {
     TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"type\":\"a\",\"ts\":" + ts + "}")));
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
