@@ -120,6 +120,10 @@ public final class FrameValidator {
   private void judge(FrameScan scan) {
     String type = scan.type();
     Boolean imagesAllowed = FrameScan.imagesAllowed(type);
+    if (imagesAllowed != null && scan.imagesNotArray()) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          "images must be an array of {\"media_type\", \"data\"} objects");
+    }
     if (Boolean.FALSE.equals(imagesAllowed) && scan.hasImagesField()) {
       throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
           type + " cannot carry images; send them in assistant.done or assistant.message");

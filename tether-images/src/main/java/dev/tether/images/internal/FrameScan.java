@@ -26,6 +26,7 @@ public final class FrameScan extends JsonScanner {
   private boolean hasText;
   private boolean textNotString;
   private boolean hasImagesField;
+  private boolean imagesNotArray;
   private int imageCount;
 
   // Per-image facts, index < MAX_TRACKED.
@@ -52,6 +53,11 @@ public final class FrameScan extends JsonScanner {
 
   public boolean hasImagesField() {
     return hasImagesField;
+  }
+
+  /** Whether {@code images} is present, not null, and not an array. */
+  public boolean imagesNotArray() {
+    return imagesNotArray;
   }
 
   public int imageCount() {
@@ -98,6 +104,7 @@ public final class FrameScan extends JsonScanner {
     hasText = false;
     textNotString = false;
     hasImagesField = false;
+    imagesNotArray = false;
     imageCount = 0;
   }
 
@@ -184,10 +191,12 @@ public final class FrameScan extends JsonScanner {
         } else {
           hasImagesField = true;
           if (c != '[') {
-            throw TetherException.of(ErrorCode.MALFORMED_FRAME,
-                "images must be an array of {\"media_type\", \"data\"} objects");
+            // Judged later: only the types that model images require an array.
+            imagesNotArray = true;
+            skipValue(2);
+          } else {
+            imagesArray();
           }
-          imagesArray();
         }
       } else {
         skipValue(2);
