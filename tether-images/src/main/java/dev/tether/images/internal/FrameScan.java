@@ -26,6 +26,7 @@ public final class FrameScan extends JsonScanner {
   private boolean hasText;
   private boolean textNotString;
   private boolean hasImagesField;
+  private boolean sawImages;
   private boolean imagesNotArray;
   private int imageCount;
 
@@ -104,6 +105,7 @@ public final class FrameScan extends JsonScanner {
     hasText = false;
     textNotString = false;
     hasImagesField = false;
+    sawImages = false;
     imagesNotArray = false;
     imageCount = 0;
   }
@@ -182,9 +184,10 @@ public final class FrameScan extends JsonScanner {
           skipValue(2);
         }
       } else if (name.equals("images")) {
-        if (hasImagesField) {
+        if (sawImages) {
           throw duplicate("payload.images");
         }
+        sawImages = true;
         int c = peek();
         if (c == 'n') {
           skipValue(2); // "images": null is the same as no images
