@@ -42,6 +42,11 @@ public final class FrameValidator {
 
   private FrameValidator(Limits limits) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    if (limits.maxImagesPerMessage() > FrameScan.MAX_TRACKED) {
+      // The scan keeps facts for that many images; beyond it, it only counts.
+      throw new IllegalArgumentException("maxImagesPerMessage must be <= " + FrameScan.MAX_TRACKED
+          + " for validation but was " + limits.maxImagesPerMessage());
+    }
   }
 
   /** A validator with the protocol's default limits. */
@@ -49,6 +54,12 @@ public final class FrameValidator {
     return STANDARD;
   }
 
+  /**
+   * A validator for {@code limits}.
+   *
+   * @throws IllegalArgumentException when {@code limits} allow more than
+   *     {@link FrameScan#MAX_TRACKED} images per message
+   */
   public static FrameValidator withLimits(Limits limits) {
     return new FrameValidator(limits);
   }
