@@ -216,6 +216,39 @@ class ConsumerValidationTest {
   }
 
   @Test
+  void duplicateImagesField_isMalformedEvenWhenTheFirstIsNull() throws Exception {
+    // A lenient consumer might take either field; the SDK's codec rejects the frame, so must the validator.
+    for (String payload : List.of("{\"text\":\"\",\"images\":null,\"images\":[" + smallImage(MediaType.GIF) + "]}",
+        "{\"text\":\"\",\"images\":[" + smallImage(MediaType.GIF) + "],\"images\":null}",
+        "{\"text\":\"\",\"images\":\"x\",\"images\":[]}")) {
+      byte[] wire = Wire.frame("user.message", payload);
+      for (Wire.Consumer entry : List.of(Wire.Consumer.VALIDATE_BYTES, Wire.Consumer.READ_STREAM, Wire.Consumer.VALIDATE_PAYLOAD)) {
+        TetherException e = entry.outcome(VALIDATOR, wire).orElseThrow(() -> new AssertionError(entry + " accepted " + payload));
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), entry + ": " + payload);
+        assertTrue(e.getMessage().contains("duplicate"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void limitsAllowingMoreImagesThanTheScanTracks_areRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> FrameValidator.withLimits(Limits.builder().maxImagesPerMessage(65).build()));
+    assertTrue(e.getMessage().startsWith("maxImagesPerMessage must be <= 64"), e.getMessage());
+    // At the largest allowed limit, 64 images are judged one by one and 65 are too many.
+    FrameValidator wide = FrameValidator.withLimits(Limits.builder().maxImagesPerMessage(64).build());
+    String gif = smallImage(MediaType.GIF);
+    wide.validate(Wire.userMessage(java.util.Collections.nCopies(64, gif)));
+    List<String> badLast = new ArrayList<>(java.util.Collections.nCopies(63, gif));
+    badLast.add(image("image/gif", "!!!!"));
+    TetherException bad = assertThrows(TetherException.class, () -> wide.validate(Wire.userMessage(badLast)));
+    assertEquals(ErrorCode.INVALID_BASE64, bad.code());
+    assertEquals(63, bad.imageIndex().orElseThrow());
+    assertEquals(ErrorCode.TOO_MANY_IMAGES,
+        assertThrows(TetherException.class, () -> wide.validate(Wire.userMessage(java.util.Collections.nCopies(65, gif)))).code());
+  }
+
+  @Test
   void validatePayload_checksTheSyntaxOfBytesItDidNotParse() {
     for (String payload : List.of("{\"text\":\"\",}", "{\"text\":\"a\"} x", "{\"text\":\"\",\"k\":[1,]}", "{\"text\":\"\",\"text\":\"\"}")) {
       byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
