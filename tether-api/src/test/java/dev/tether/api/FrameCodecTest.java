@@ -367,6 +367,30 @@ class FrameCodecTest {
   }
 
   @Test
+  void loneSurrogateEscapes_surviveWriteAndCanonicalRewrite() {
+    for (String s : List.of("\\ud800", "x\\udc00", "\\ud83d\\ude00")) {
+      Frame frame = codec.read(utf8("{\"type\":\"user.message\",\"msg_id\":\"" + s + "\",\"payload\":{\"text\":\"" + s + "\"}}"));
+      assertEquals(frame, codec.read(codec.write(frame)), s);
+      Frame canonical = frame.toBuilder().payload(frame.payloadView()).build();
+      assertEquals(frame.payloadView(), codec.read(codec.write(canonical)).payloadView(), s);
+    }
+  }
+
+  @Test
+  void readShared_atAnOffset_slicesTheRightBytes() {
+    String json = "{\"type\":\"user.message\",\"x\":[1,2],\"payload\":{\"text\":\"hi\",\"k\":{\"a\":1}}}";
+    byte[] bytes = utf8(json);
+    byte[] buffer = new byte[bytes.length + 10];
+    Arrays.fill(buffer, (byte) '#');
+    System.arraycopy(bytes, 0, buffer, 5, bytes.length);
+    Frame frame = dev.tether.api.internal.ApiInternals.readShared(buffer, 5, bytes.length);
+    assertEquals("{\"text\":\"hi\",\"k\":{\"a\":1}}", frame.payload().toString());
+    assertEquals("[1,2]", frame.extensions().get("x").toString());
+    assertEquals("{\"a\":1}", ((Payload.UserMessage) frame.payloadView()).extra().get("k").toString());
+    assertEquals(codec.read(bytes), frame);
+  }
+
+  @Test
   void read_copiesFromTheCallersArray() {
     byte[] json = utf8("{\"type\":\"a\",\"payload\":{\"k\":\"v\"}}");
     Frame frame = codec.read(json);
