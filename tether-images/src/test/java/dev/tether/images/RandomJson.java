@@ -157,6 +157,39 @@ final class RandomJson {
     }
   }
 
+  /** A mostly valid frame of a modelled type carrying images: the validator's accepting paths. */
+  String imageFrame() {
+    StringBuilder sb = new StringBuilder("{\"v\":1,\"type\":\"");
+    sb.append(pick(List.of("user.message", "assistant.done", "assistant.message", "assistant.delta", "status.presence")));
+    sb.append("\",\"session\":{\"channel\":\"host\",\"id\":\"default\"},\"payload\":{");
+    List<String> fields = new java.util.ArrayList<>();
+    StringBuilder text = new StringBuilder("\"text\":");
+    string(text);
+    if (random.nextInt(10) > 0) {
+      fields.add(text.toString());
+    }
+    if (random.nextInt(5) > 0) {
+      StringBuilder images = new StringBuilder("\"images\":[");
+      int n = random.nextInt(6);
+      for (int i = 0; i < n; i++) {
+        if (i > 0) {
+          images.append(',');
+        }
+        if (random.nextInt(8) > 0) {
+          validImage(images);
+        } else {
+          value(images, 1);
+        }
+      }
+      fields.add(images.append(']').toString());
+    }
+    if (random.nextInt(3) == 0) {
+      fields.add("\"user\":{\"id\":" + random.nextInt(100) + ",\"name\":\"n\"}");
+    }
+    java.util.Collections.shuffle(fields, random);
+    return sb.append(String.join(",", fields)).append("}}").toString();
+  }
+
   void payload(StringBuilder sb) {
     sb.append('{');
     int n = random.nextInt(5);
@@ -181,10 +214,14 @@ final class RandomJson {
 
   void images(StringBuilder sb) {
     sb.append('[');
-    int n = random.nextInt(7);
+    int n = random.nextInt(6);
     for (int i = 0; i < n; i++) {
       if (i > 0) {
         sb.append(',');
+      }
+      if (random.nextBoolean()) {
+        validImage(sb);
+        continue;
       }
       sb.append('{');
       int fields = random.nextInt(4);
@@ -206,6 +243,25 @@ final class RandomJson {
       sb.append('}');
     }
     sb.append(']');
+  }
+
+  /** A valid image object of a random type, padded or not, sometimes with reserved or unknown fields. */
+  void validImage(StringBuilder sb) {
+    dev.tether.api.MediaType type = pick(List.of(dev.tether.api.MediaType.values()));
+    String data = TestImages.smallBase64(type);
+    if (random.nextBoolean()) {
+      data = TestImages.unpadded(data);
+    }
+    List<String> fields = new java.util.ArrayList<>(List.of(
+        "\"media_type\":\"" + type.mimeType() + "\"", "\"data\":\"" + data + "\""));
+    if (random.nextInt(3) == 0) {
+      fields.add("\"ref\":\"sha256:abc\"");
+    }
+    if (random.nextInt(3) == 0) {
+      fields.add("\"size\":" + random.nextInt(1000));
+    }
+    java.util.Collections.shuffle(fields, random);
+    sb.append('{').append(String.join(",", fields)).append('}');
   }
 
   /** Usually the right value; sometimes any JSON value instead. */

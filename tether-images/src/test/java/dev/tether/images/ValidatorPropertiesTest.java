@@ -79,6 +79,17 @@ class ValidatorPropertiesTest {
       assertTrue(stream.isPresent(), "read(InputStream) accepted what the codec refuses: " + e.getMessage());
       return bytes.isEmpty();
     }
+    // The converse: a modelled frame whose view reads and whose images pass the producer check
+    // must pass the validator too (it is not stricter than the producers).
+    if (bytes.isPresent() && isTextType(frame.type())) {
+      try {
+        Payload view = frame.payloadView();
+        VALIDATOR.validateImages(view.images());
+        throw new AssertionError("the validator rejects (" + bytes.get() + ") a frame the view and producer check accept");
+      } catch (TetherException expected) {
+        // consistent: the view or the producer check rejects it as well
+      }
+    }
     // The codec reads it: the validator's verdict is the same at every entry point.
     assertEquals(bytes, stream, "validate(byte[]) vs read(InputStream)");
     assertEquals(bytes, verdict(() -> VALIDATOR.validate(frame)), "validate(byte[]) vs validate(Frame)");
@@ -104,6 +115,13 @@ class ValidatorPropertiesTest {
     return true;
   }
 
+  private static boolean isTextType(String type) {
+    return switch (type) {
+      case "user.message", "assistant.delta", "assistant.done", "assistant.message" -> true;
+      default -> false;
+    };
+  }
+
   @Test
   void randomBytes_yieldAVerdictOrTetherException() {
     forAll(11_000_000L, r -> r.bytes(300));
@@ -118,6 +136,18 @@ class ValidatorPropertiesTest {
   void randomFrames_yieldAVerdictOrTetherException() {
     int[] outcomes = forAll(13_000_000L, r -> RandomJson.utf8(r.frame()));
     assertTrue(outcomes[1] > TRIES / 20, "too few generated frames pass, the property tests little: " + outcomes[1]);
+  }
+
+  @Test
+  void randomImageFrames_getTheSameVerdictFromEveryConsumerAndTheProducers() {
+    int[] outcomes = forAll(16_000_000L, r -> RandomJson.utf8(r.imageFrame()));
+    assertTrue(outcomes[1] > TRIES / 5, "too few pass: " + outcomes[1]);
+    assertTrue(outcomes[0] > TRIES / 5, "too few fail: " + outcomes[0]);
+  }
+
+  @Test
+  void mutatedImageFrames_yieldAVerdictOrTetherException() {
+    forAll(17_000_000L, r -> r.mutate(RandomJson.utf8(r.imageFrame())));
   }
 
   @Test
