@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
  * and never a hang; all entry points agree on the verdict; and a frame the validator passes is
  * one a consumer can use.
  *
- * <p>Seeded tries instead of jqwik: see the branch's report. Every failure names its seed and
- * input. The timeout is a hang guard, not a speed assertion.
+ * <p>Seeded JUnit loops rather than jqwik: jqwik 1.10.1 asks AI agents not to use it, and these
+ * tests were written by one. Every failure names its seed and input. The timeout is a hang
+ * guard, not a speed assertion.
  */
 class ValidatorPropertiesTest {
   private static final int TRIES = 1000;
