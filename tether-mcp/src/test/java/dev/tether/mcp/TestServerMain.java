@@ -1,11 +1,15 @@
 package dev.tether.mcp;
 
+import dev.tether.images.MediaRegistry;
 import dev.tether.store.MemoryTetherStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Set;
 
 /**
  * Test-only MCP server process: the real stdio server over an in-process store with one known
- * instance, {@value #INSTANCE}, answered by a {@link ScriptedResponder}. Tests and the Node
+ * instance, {@value #INSTANCE}, answered by a {@link ScriptedResponder}, plus the media and
+ * attachment tools over {@link TestMedia} in a temporary directory. Tests and the Node
  * end-to-end script start it as a child JVM with the test classpath.
  *
  * <p>With {@code --stray-stdout} it prints a line to {@code System.out} whenever a message
@@ -23,8 +27,12 @@ public final class TestServerMain {
     try (MemoryTetherStore store = MemoryTetherStore.create();
         ScriptedResponder responder = new ScriptedResponder(store, INSTANCE,
             stray ? () -> System.out.println(STRAY_LINE) : () -> {})) {
+      Path temp = Files.createTempDirectory("tether-mcp-test");
+      MediaRegistry registry = TestMedia.registry();
       TetherMcpServer server = TetherMcpServer.builder(new StoreTetherClient(store, Set.of(INSTANCE)::contains))
           .version("test")
+          .media(registry, TestMedia.fetcher(registry, temp.resolve("media")))
+          .attachments(TestMedia.attachments(temp.resolve("attachments")))
           .build();
       StdioServer.run(server);
     }
