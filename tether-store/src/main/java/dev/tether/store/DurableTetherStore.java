@@ -42,8 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * BENCHMARKS.md): a durable 5 MiB append costs 32-37 ms in SQLite against 22-31 ms for the mere
  * floor of the side-file design (write, fsync, rename, fsync directory), which would still need a
  * SQLite commit for the referencing row and its own rules for orphaned and missing files after a
- * crash. The difference is within the noise of this machine, so the simpler design stays: one
- * atomic transaction covers frame, evictions and high-water mark.
+ * crash. SQLite was 1.1-1.7x that floor across three runs (it writes the bytes twice: WAL, then
+ * checkpoint), so side files might save a third of a large append at most, for a second storage
+ * path with its own crash rules. The simpler design stays: one atomic transaction covers frame,
+ * evictions and high-water mark.
  *
  * <p>Thread-safe. One writer thread owns the SQLite connection.
  */
