@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.tether.api.RawJson;
 import dev.tether.api.Role;
+import dev.tether.api.internal.ApiInternals;
 import dev.tether.images.BlobKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -227,7 +228,8 @@ final class SessionLineCodec {
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       g.copyCurrentStructure(p);
     }
-    return RawJson.ofUtf8(out.toByteArray());
+    byte[] json = out.toByteArray(); // our generator's output: one valid value, owned by nobody else
+    return ApiInternals.wrapTrusted(json, 0, json.length);
   }
 
   private static String text(JsonParser p, JsonToken token, String field) throws IOException, SessionLineException {
@@ -254,7 +256,7 @@ final class SessionLineCodec {
 
   private static Instant instant(String ts) throws SessionLineException {
     try {
-      return Instant.parse(ts);
+      return SessionTimestamps.parse(ts);
     } catch (DateTimeException e) {
       throw new SessionLineException("ts is not an RFC 3339 UTC timestamp");
     }
