@@ -50,7 +50,8 @@ public interface BlobStore {
    *
    * <p>The caller snapshots its references <em>before</em> calling. A put that stores or
    * deduplicates a blob marks it fresh, so a turn that references it is safe as long as it is
-   * appended within the grace period of its put.
+   * appended within the grace period of its put. Choose a grace period longer than the slowest
+   * put too: a temp file older than it is taken for the leftover of a crash and deleted.
    */
   BlobGcResult collectGarbage(Predicate<BlobKey> isReferenced, Duration gracePeriod) throws IOException;
 }
