@@ -223,7 +223,16 @@ public final class SessionLog implements Closeable {
     return user.name().isEmpty() ? user.id() : user.name();
   }
 
-  /** Closes the file; further appends fail. */
+  boolean isClosed() {
+    lock.lock();
+    try {
+      return closed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes the file; further appends fail. {@link SessionStore#open} then loads the session afresh. */
   @Override
   public void close() throws IOException {
     lock.lock();

@@ -73,7 +73,10 @@ public final class SessionStore implements Closeable {
     return settings.blobs();
   }
 
-  /** The session's log, loading it on first use (an absent session starts empty). */
+  /**
+   * The session's log, loading it on first use (an absent session starts empty). The same
+   * instance is returned until it or the store is closed.
+   */
   public SessionLog open(SessionKey key) throws IOException {
     Objects.requireNonNull(key, "key");
     lock.lock();
@@ -82,7 +85,7 @@ public final class SessionStore implements Closeable {
         throw new IllegalStateException("the session store is closed");
       }
       SessionLog log = open.get(key);
-      if (log == null) {
+      if (log == null || log.isClosed()) {
         log = SessionLog.open(key, file(key), settings);
         open.put(key, log);
       }

@@ -182,6 +182,19 @@ class SessionLogTest {
   }
 
   @Test
+  void open_afterTheLogWasClosed_loadsItAfresh() throws IOException {
+    try (SessionStore store = Fixtures.sessions(root, Fixtures.blobs(root))) {
+      SessionLog first = store.open(SessionKey.host("a"));
+      first.append(Fixtures.user("one"));
+      first.close();
+      SessionLog second = store.open(SessionKey.host("a"));
+      assertTrue(first != second);
+      second.append(Fixtures.user("two"));
+      assertEquals(List.of(Fixtures.user("one"), Fixtures.user("two")), second.turns());
+    }
+  }
+
+  @Test
   void append_afterClose_isRejected() throws IOException {
     SessionStore store = Fixtures.sessions(root, Fixtures.blobs(root));
     SessionLog log = store.open(SessionKey.host("a"));
