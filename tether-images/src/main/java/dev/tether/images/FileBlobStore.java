@@ -178,7 +178,7 @@ public final class FileBlobStore implements BlobStore {
     Path path = path(key);
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
-      if (size > limits.maxImageBytes()) {
+      if (size > Math.min(limits.maxImageBytes(), Integer.MAX_VALUE - 8)) {
         throw new BlobCorruptedException(key, "it is " + size + " bytes, over the limit of " + limits.maxImageBytes());
       }
       byte[] bytes = new byte[(int) size];
@@ -327,7 +327,10 @@ public final class FileBlobStore implements BlobStore {
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
     } catch (FileAlreadyExistsException e) {
-      Files.deleteIfExists(temp); // a concurrent put of the same bytes won
+      // A platform whose rename does not replace: a concurrent put of the same bytes won. Stamp
+      // its file, since GC judges by the stamp.
+      Files.deleteIfExists(temp);
+      Files.setLastModifiedTime(target, FileTime.from(clock.instant()));
       return;
     } catch (AtomicMoveNotSupportedException e) {
       Files.deleteIfExists(temp);
