@@ -30,6 +30,17 @@ public final class FrameTypes {
     return USER_MESSAGE.equals(type) || ASSISTANT_DONE.equals(type) || ASSISTANT_MESSAGE.equals(type);
   }
 
+  /**
+   * True for the types the protocol defines as text-only ({@code assistant.delta},
+   * {@code reasoning.delta}, {@code status.presence}, {@code control.cancel}): an {@code images}
+   * field on them is an error ({@link ErrorCode#IMAGES_NOT_ALLOWED}). Types that are neither this
+   * nor {@link #mayCarryImages} pass through unchecked.
+   */
+  public static boolean forbidsImages(String type) {
+    return ASSISTANT_DELTA.equals(type) || REASONING_DELTA.equals(type)
+        || STATUS_PRESENCE.equals(type) || CONTROL_CANCEL.equals(type);
+  }
+
   /** True for the streaming types that hosts may keep out of their history ring. */
   public static boolean isDelta(String type) {
     return ASSISTANT_DELTA.equals(type) || REASONING_DELTA.equals(type);

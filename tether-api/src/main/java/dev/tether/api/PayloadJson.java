@@ -30,14 +30,14 @@ final class PayloadJson {
       return new Payload.Other(type, payload);
     }
     Fields f = parse(type, payload);
+    if (f.images != null && FrameTypes.forbidsImages(type)) {
+      throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
+          type + " cannot carry images; send them in assistant.done or assistant.message");
+    }
     switch (type) {
       case FrameTypes.USER_MESSAGE:
         return new Payload.UserMessage(requireText(type, f), orEmpty(f.images), Optional.ofNullable(f.user), f.extra);
       case FrameTypes.ASSISTANT_DELTA:
-        if (f.images != null) {
-          throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
-              "assistant.delta cannot carry images; send them in assistant.done");
-        }
         return new Payload.AssistantDelta(requireText(type, f), f.extra);
       case FrameTypes.ASSISTANT_DONE:
         return new Payload.AssistantDone(requireText(type, f), orEmpty(f.images), f.extra);
@@ -76,13 +76,19 @@ final class PayloadJson {
         throw malformed(type + " payload must be a JSON object");
       }
       boolean text = !type.equals(FrameTypes.STATUS_PRESENCE) && !type.equals(FrameTypes.CONTROL_CANCEL);
-      boolean images = FrameTypes.mayCarryImages(type) || type.equals(FrameTypes.ASSISTANT_DELTA);
+      boolean images = FrameTypes.mayCarryImages(type) || FrameTypes.forbidsImages(type);
       for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
         JsonToken t = p.nextToken();
         if (text && name.equals("text")) {
           f.text = FrameReader.requireString(p, t, type + " text");
         } else if (images && name.equals("images")) {
-          f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+          if (t == JsonToken.START_ARRAY && type.equals(FrameTypes.ASSISTANT_DELTA)) {
+            // Rejected as a whole (IMAGES_NOT_ALLOWED), so the elements are not judged.
+            p.skipChildren();
+            f.images = List.of();
+          } else {
+            f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+          }
         } else if (type.equals(FrameTypes.USER_MESSAGE) && name.equals("user")) {
           f.user = t == JsonToken.VALUE_NULL ? null : readUser(p, t);
         } else if (type.equals(FrameTypes.STATUS_PRESENCE) && name.equals("state")) {

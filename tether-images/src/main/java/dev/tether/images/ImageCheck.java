@@ -64,7 +64,7 @@ final class ImageCheck {
   }
 
   static void requireSignature(MediaType declared, byte[] head, int headLength, int index) {
-    MediaType actual = Signatures.detect(head, headLength);
+    MediaType actual = Signatures.detect(head, 0, headLength);
     if (actual != declared) {
       throw TetherException.forImage(ErrorCode.MEDIA_TYPE_MISMATCH, index,
           "image " + index + " is declared as " + declared.mimeType() + " but its bytes "

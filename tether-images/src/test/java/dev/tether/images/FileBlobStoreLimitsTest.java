@@ -41,7 +41,7 @@ class FileBlobStoreLimitsTest {
     int size = Math.max(8, limit + delta);
     FileBlobStore store = FileBlobStore.builder(dir)
         .limits(Limits.builder().maxImageBytes(limit).build()).durable(false).build();
-    byte[] png = TestImages.png(size, size * 31L + limit);
+    byte[] png = SeededImages.png(size, size * 31L + limit);
     if (size <= limit) {
       BlobKey key = stream ? store.put(new ByteArrayInputStream(png), MediaType.PNG) : store.put(png, MediaType.PNG);
       assertArrayEquals(png, store.get(key));

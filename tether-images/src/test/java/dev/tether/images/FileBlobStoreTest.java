@@ -47,7 +47,7 @@ class FileBlobStoreTest {
   @Test
   void put_thenGet_roundTripsTheBytesUnderTheirSha256() throws IOException {
     FileBlobStore store = store();
-    byte[] png = TestImages.png(5000, 1);
+    byte[] png = SeededImages.png(5000, 1);
     BlobKey key = store.put(png, MediaType.PNG);
     assertEquals(BlobKey.forContent(png, MediaType.PNG), key);
     assertArrayEquals(png, store.get(key));
@@ -62,7 +62,7 @@ class FileBlobStoreTest {
   @Test
   void put_sameBytesTwice_storesOneFile() throws IOException {
     FileBlobStore store = store();
-    byte[] png = TestImages.png(3000, 2);
+    byte[] png = SeededImages.png(3000, 2);
     BlobKey first = store.put(png, MediaType.PNG);
     BlobKey second = store.put(png.clone(), MediaType.PNG);
     BlobKey streamed = store.put(new ByteArrayInputStream(png), MediaType.PNG);
@@ -74,7 +74,7 @@ class FileBlobStoreTest {
   @Test
   void put_streamLargerThanOneBuffer_hashesEveryByte() throws IOException {
     FileBlobStore store = store();
-    byte[] jpeg = TestImages.jpeg(300_000, 3);
+    byte[] jpeg = SeededImages.jpeg(300_000, 3);
     BlobKey key = store.put(new ByteArrayInputStream(jpeg), MediaType.JPEG);
     assertEquals(BlobKey.forContent(jpeg, MediaType.JPEG), key);
     assertArrayEquals(jpeg, store.get(key));
@@ -83,7 +83,7 @@ class FileBlobStoreTest {
   @Test
   void concurrentPuts_ofTheSameNewBytes_allSucceedWithOneFile() throws Exception {
     FileBlobStore store = store();
-    byte[] png = TestImages.png(200_000, 4);
+    byte[] png = SeededImages.png(200_000, 4);
     int threads = 8;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
@@ -110,10 +110,10 @@ class FileBlobStoreTest {
   @Test
   void put_overTheSizeLimit_isRejectedAndLeavesNoFile() throws IOException {
     FileBlobStore store = FileBlobStore.builder(dir).limits(Limits.builder().maxImageBytes(1000).build()).build();
-    byte[] png = TestImages.png(1001, 5);
+    byte[] png = SeededImages.png(1001, 5);
     TetherException e = assertThrows(TetherException.class, () -> store.put(png, MediaType.PNG));
     assertEquals(ErrorCode.IMAGE_TOO_LARGE, e.code());
-    CountingStream in = new CountingStream(new ByteArrayInputStream(TestImages.png(100_000, 5)));
+    CountingStream in = new CountingStream(new ByteArrayInputStream(SeededImages.png(100_000, 5)));
     e = assertThrows(TetherException.class, () -> store.put(in, MediaType.PNG));
     assertEquals(ErrorCode.IMAGE_TOO_LARGE, e.code());
     assertEquals(1001, in.count, "reads one byte past the limit, no more");
@@ -123,10 +123,10 @@ class FileBlobStoreTest {
   @Test
   void put_bytesThatAreNotTheDeclaredType_isRejected() throws IOException {
     FileBlobStore store = store();
-    TetherException e = assertThrows(TetherException.class, () -> store.put(TestImages.jpeg(100, 6), MediaType.PNG));
+    TetherException e = assertThrows(TetherException.class, () -> store.put(SeededImages.jpeg(100, 6), MediaType.PNG));
     assertEquals(ErrorCode.MEDIA_TYPE_MISMATCH, e.code());
     e = assertThrows(TetherException.class,
-        () -> store.put(new ByteArrayInputStream(TestImages.jpeg(100, 6)), MediaType.GIF));
+        () -> store.put(new ByteArrayInputStream(SeededImages.jpeg(100, 6)), MediaType.GIF));
     assertEquals(ErrorCode.MEDIA_TYPE_MISMATCH, e.code());
     assertEquals(List.of(), fileNames());
   }
@@ -134,7 +134,7 @@ class FileBlobStoreTest {
   @Test
   void put_aMediaTypeTheStoreDoesNotTake_isRejected() throws IOException {
     FileBlobStore store = FileBlobStore.builder(dir).mediaTypes(EnumSet.of(MediaType.PNG)).build();
-    TetherException e = assertThrows(TetherException.class, () -> store.put(TestImages.jpeg(100, 7), MediaType.JPEG));
+    TetherException e = assertThrows(TetherException.class, () -> store.put(SeededImages.jpeg(100, 7), MediaType.JPEG));
     assertEquals(ErrorCode.UNSUPPORTED_MEDIA_TYPE, e.code());
     assertEquals(List.of(), fileNames());
   }
@@ -142,7 +142,7 @@ class FileBlobStoreTest {
   @Test
   void get_missingBlob_throwsNoSuchFile() throws IOException {
     FileBlobStore store = store();
-    BlobKey key = BlobKey.forContent(TestImages.png(10, 8), MediaType.PNG);
+    BlobKey key = BlobKey.forContent(SeededImages.png(10, 8), MediaType.PNG);
     assertThrows(NoSuchFileException.class, () -> store.get(key));
     assertThrows(NoSuchFileException.class, () -> store.open(key));
     assertFalse(store.exists(key));
@@ -151,7 +151,7 @@ class FileBlobStoreTest {
   @Test
   void get_corruptBlob_throwsBlobCorruptedForGetAndAtTheEndOfOpen() throws IOException {
     FileBlobStore store = store();
-    byte[] png = TestImages.png(20_000, 9);
+    byte[] png = SeededImages.png(20_000, 9);
     BlobKey key = store.put(png, MediaType.PNG);
     byte[] flipped = png.clone();
     flipped[12_345] ^= 1;
@@ -166,11 +166,11 @@ class FileBlobStoreTest {
   @Test
   void get_truncatedOrOversizedBlob_isCorrupt() throws IOException {
     FileBlobStore store = FileBlobStore.builder(dir).limits(Limits.builder().maxImageBytes(1000).build()).build();
-    byte[] png = TestImages.png(900, 10);
+    byte[] png = SeededImages.png(900, 10);
     BlobKey key = store.put(png, MediaType.PNG);
     Files.write(store.path(key), java.util.Arrays.copyOf(png, 500));
     assertThrows(BlobCorruptedException.class, () -> store.get(key));
-    Files.write(store.path(key), TestImages.png(1001, 10));
+    Files.write(store.path(key), SeededImages.png(1001, 10));
     assertThrows(BlobCorruptedException.class, () -> store.get(key));
     try (InputStream in = store.open(key)) {
       assertThrows(BlobCorruptedException.class, in::readAllBytes);
@@ -180,7 +180,7 @@ class FileBlobStoreTest {
   @Test
   void put_overACorruptBlobOfTheWrongSize_repairsIt() throws IOException {
     FileBlobStore store = store();
-    byte[] png = TestImages.png(900, 11);
+    byte[] png = SeededImages.png(900, 11);
     BlobKey key = store.put(png, MediaType.PNG);
     Files.write(store.path(key), java.util.Arrays.copyOf(png, 10));
     assertEquals(key, store.put(png, MediaType.PNG));
@@ -190,9 +190,9 @@ class FileBlobStoreTest {
   @Test
   void keys_listsBlobsOnlyNeverTempFilesOrStrangers() throws IOException {
     FileBlobStore store = store();
-    BlobKey a = store.put(TestImages.png(100, 12), MediaType.PNG);
-    BlobKey b = store.put(TestImages.jpeg(100, 13), MediaType.JPEG);
-    Files.write(dir.resolve(".tmp-123.partial"), TestImages.png(100, 14));
+    BlobKey a = store.put(SeededImages.png(100, 12), MediaType.PNG);
+    BlobKey b = store.put(SeededImages.jpeg(100, 13), MediaType.JPEG);
+    Files.write(dir.resolve(".tmp-123.partial"), SeededImages.png(100, 14));
     Files.write(dir.resolve(a.sha256Hex().toUpperCase() + ".png"), new byte[1]);
     Files.write(dir.resolve("notes.txt"), new byte[1]);
     List<BlobKey> expected = new ArrayList<>(List.of(a, b));
@@ -203,7 +203,7 @@ class FileBlobStoreTest {
   @Test
   void delete_removesTheBlobOnce() throws IOException {
     FileBlobStore store = store();
-    BlobKey key = store.put(TestImages.png(100, 15), MediaType.PNG);
+    BlobKey key = store.put(SeededImages.png(100, 15), MediaType.PNG);
     assertTrue(store.delete(key));
     assertFalse(store.delete(key));
     assertFalse(store.exists(key));
@@ -213,14 +213,14 @@ class FileBlobStoreTest {
   void collectGarbage_deletesOnlyUnreferencedBlobsOlderThanTheGracePeriod() throws IOException {
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     FileBlobStore store = FileBlobStore.builder(dir).clock(clock).build();
-    BlobKey referencedOld = store.put(TestImages.png(100, 16), MediaType.PNG);
-    BlobKey unreferencedOld = store.put(TestImages.png(200, 17), MediaType.PNG);
+    BlobKey referencedOld = store.put(SeededImages.png(100, 16), MediaType.PNG);
+    BlobKey unreferencedOld = store.put(SeededImages.png(200, 17), MediaType.PNG);
     Files.write(dir.resolve(".tmp-old.partial"), new byte[5]);
     Files.setLastModifiedTime(dir.resolve(".tmp-old.partial"), FileTime.from(clock.instant()));
     Files.write(dir.resolve("stranger.png"), new byte[5]);
     Files.setLastModifiedTime(dir.resolve("stranger.png"), FileTime.from(clock.instant()));
     clock.advance(Duration.ofHours(2));
-    BlobKey unreferencedYoung = store.put(TestImages.png(300, 18), MediaType.PNG);
+    BlobKey unreferencedYoung = store.put(SeededImages.png(300, 18), MediaType.PNG);
     Files.write(dir.resolve(".tmp-young.partial"), new byte[5]);
     Files.setLastModifiedTime(dir.resolve(".tmp-young.partial"), FileTime.from(clock.instant()));
 
@@ -237,7 +237,7 @@ class FileBlobStoreTest {
   void collectGarbage_keepsAnOldBlobThatAPutJustDeduplicatedAgainst() throws IOException {
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     FileBlobStore store = FileBlobStore.builder(dir).clock(clock).build();
-    byte[] png = TestImages.png(100, 19);
+    byte[] png = SeededImages.png(100, 19);
     BlobKey key = store.put(png, MediaType.PNG);
     clock.advance(Duration.ofDays(3));
     assertEquals(key, store.put(png, MediaType.PNG)); // dedup: no write, but the blob is fresh again
@@ -254,7 +254,7 @@ class FileBlobStoreTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       for (int i = 0; i < 200; i++) {
-        byte[] png = TestImages.png(64, 100 + i);
+        byte[] png = SeededImages.png(64, 100 + i);
         BlobKey old = store.put(png, MediaType.PNG);
         Files.setLastModifiedTime(store.path(old), FileTime.from(clock.instant().minus(Duration.ofDays(1))));
         CountDownLatch start = new CountDownLatch(1);

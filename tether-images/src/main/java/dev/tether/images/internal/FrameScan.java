@@ -26,6 +26,8 @@ public final class FrameScan extends JsonScanner {
   private boolean hasText;
   private boolean textNotString;
   private boolean hasImagesField;
+  private boolean sawImages;
+  private boolean imagesNotArray;
   private int imageCount;
 
   // Per-image facts, index < MAX_TRACKED.
@@ -52,6 +54,11 @@ public final class FrameScan extends JsonScanner {
 
   public boolean hasImagesField() {
     return hasImagesField;
+  }
+
+  /** Whether {@code images} is present, not null, and not an array. */
+  public boolean imagesNotArray() {
+    return imagesNotArray;
   }
 
   public int imageCount() {
@@ -98,6 +105,8 @@ public final class FrameScan extends JsonScanner {
     hasText = false;
     textNotString = false;
     hasImagesField = false;
+    sawImages = false;
+    imagesNotArray = false;
     imageCount = 0;
   }
 
@@ -134,6 +143,21 @@ public final class FrameScan extends JsonScanner {
               payloadObject();
             }
           }
+          case "v" -> {
+            long v = envelopeInteger("v", false);
+            if (v < 1 || v > Integer.MAX_VALUE) {
+              throw TetherException.of(ErrorCode.MALFORMED_FRAME, "v must be a positive integer");
+            }
+          }
+          case "seq" -> envelopeInteger("seq", true);
+          case "msg_id" -> envelopeString("msg_id");
+          case "ts" -> {
+            String ts = envelopeString("ts");
+            if (ts != null) {
+              requireTimestamp(ts);
+            }
+          }
+          case "session" -> session();
           default -> skipValue(1);
         }
       } while (more('}'));
@@ -142,6 +166,83 @@ public final class FrameScan extends JsonScanner {
     if (type == null || type.isEmpty()) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME,
           "frame has no type; set \"type\", for example \"user.message\"");
+    }
+  }
+
+  /** A non-negative integer (or null, when allowed, as 0) within a long; otherwise malformed. */
+  private long envelopeInteger(String field, boolean nullable) {
+    int c = peek();
+    if (nullable && c == 'n') {
+      skipValue(1);
+      return 0;
+    }
+    int start = pos;
+    long value = 0;
+    while (pos < end && buf[pos] >= '0' && buf[pos] <= '9') {
+      int digit = buf[pos++] - '0';
+      if (value > (Long.MAX_VALUE - digit) / 10) {
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, field + " is too large");
+      }
+      value = value * 10 + digit;
+    }
+    boolean leadingZero = pos - start > 1 && buf[start] == '0';
+    if (pos == start || leadingZero || (pos < end && (buf[pos] == '.' || buf[pos] == 'e' || buf[pos] == 'E'))) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, field + " must be a non-negative integer");
+    }
+    return value;
+  }
+
+  /** A string or null (returned as null); otherwise malformed. */
+  private String envelopeString(String field) {
+    int c = peek();
+    if (c == 'n') {
+      skipValue(1);
+      return null;
+    }
+    if (c != '"') {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, field + " must be a string");
+    }
+    return readString();
+  }
+
+  private void session() {
+    int c = peek();
+    if (c == 'n') {
+      skipValue(1);
+      return;
+    }
+    if (c != '{') {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "session must be an object {\"channel\": ..., \"id\": ...}");
+    }
+    boolean channel = false;
+    boolean id = false;
+    if (openObject()) {
+      do {
+        String name = readName();
+        if (name.equals("channel") || name.equals("id")) {
+          if (peek() != '"') {
+            throw TetherException.of(ErrorCode.MALFORMED_FRAME, "session." + name + " must be a string");
+          }
+          skipString();
+          channel |= name.equals("channel");
+          id |= name.equals("id");
+        } else {
+          skipValue(2);
+        }
+      } while (more('}'));
+    }
+    if (!channel || !id) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "session needs both \"channel\" and \"id\"");
+    }
+  }
+
+  private static void requireTimestamp(String ts) {
+    try {
+      java.time.OffsetDateTime.parse(ts.toUpperCase(java.util.Locale.ROOT),
+          java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          "ts must be an RFC 3339 timestamp such as 2026-01-02T03:04:05.123Z");
     }
   }
 
@@ -175,19 +276,22 @@ public final class FrameScan extends JsonScanner {
           skipValue(2);
         }
       } else if (name.equals("images")) {
-        if (hasImagesField) {
+        if (sawImages) {
           throw duplicate("payload.images");
         }
+        sawImages = true;
         int c = peek();
         if (c == 'n') {
           skipValue(2); // "images": null is the same as no images
         } else {
           hasImagesField = true;
           if (c != '[') {
-            throw TetherException.of(ErrorCode.MALFORMED_FRAME,
-                "images must be an array of {\"media_type\", \"data\"} objects");
+            // Judged later: only the types that model images require an array.
+            imagesNotArray = true;
+            skipValue(2);
+          } else {
+            imagesArray();
           }
-          imagesArray();
         }
       } else {
         skipValue(2);
