@@ -2,6 +2,9 @@ package dev.tether.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.tether.api.Conversation;
 import dev.tether.api.MediaType;
@@ -11,6 +14,7 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.Turn;
 import dev.tether.images.BlobKey;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,92 +22,101 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterTry;
-import net.jqwik.api.lifecycle.BeforeTry;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.quicktheories.core.Gen;
 
 class SessionLimitsPropertiesTest {
-  private Path root;
+  private static final AtomicInteger RUN = new AtomicInteger();
 
-  @BeforeTry
-  void createRoot() throws IOException {
-    root = Files.createTempDirectory("session-props");
-  }
+  @TempDir
+  static Path temp;
 
-  @AfterTry
-  void deleteRoot() throws IOException {
-    try (var files = Files.walk(root)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+  /** A directory of its own: every generated example starts with no sessions and no blobs. */
+  private static Path freshRoot() {
+    try {
+      return Files.createDirectory(temp.resolve("run-" + RUN.incrementAndGet()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
   /** A line loads exactly when it is within the line limit; the lines around it always load. */
-  @Property(tries = 100)
-  void load_keepsALineExactlyWhenItFitsTheLimit(@ForAll @IntRange(min = 128, max = 4096) int limit,
-      @ForAll @IntRange(min = -3, max = 3) int delta) throws IOException {
-    SessionTurn before = Fixtures.user("before");
-    SessionTurn after = Fixtures.assistant("after");
-    String empty = new String(SessionLineCodec.write(Fixtures.user("")), java.nio.charset.StandardCharsets.UTF_8);
-    int textLength = Math.max(0, limit + delta - empty.length());
-    SessionTurn middle = Fixtures.user("x".repeat(textLength));
-    int middleBytes = SessionLineCodec.write(middle).length;
-    Path dir = root.resolve("sessions");
-    Files.createDirectories(dir);
-    SessionKey key = SessionKey.host("p");
-    Path file = dir.resolve(SessionFileNames.fileName(key));
-    for (SessionTurn turn : List.of(before, middle, after)) {
-      Files.write(file, SessionLineCodec.write(turn), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      Files.write(file, new byte[] {'\n'}, StandardOpenOption.APPEND);
-    }
-    try (SessionStore store = SessionStore.builder(dir, Fixtures.blobs(root)).maxLineBytes(limit).durable(false).build()) {
-      List<SessionTurn> expected = middleBytes <= limit ? List.of(before, middle, after) : List.of(before, after);
-      assertEquals(expected, store.open(key).turns());
-    }
+  @Test
+  void load_keepsALineExactlyWhenItFitsTheLimit() {
+    qt().withExamples(100).forAll(integers().between(128, 4096), integers().between(-3, 3)).checkAssert((limit, delta) -> {
+      try {
+        Path root = freshRoot();
+        SessionTurn before = Fixtures.user("before");
+        SessionTurn after = Fixtures.assistant("after");
+        String empty = new String(SessionLineCodec.write(Fixtures.user("")), java.nio.charset.StandardCharsets.UTF_8);
+        int textLength = Math.max(0, limit + delta - empty.length());
+        SessionTurn middle = Fixtures.user("x".repeat(textLength));
+        int middleBytes = SessionLineCodec.write(middle).length;
+        Path dir = root.resolve("sessions");
+        Files.createDirectories(dir);
+        SessionKey key = SessionKey.host("p");
+        Path file = dir.resolve(SessionFileNames.fileName(key));
+        for (SessionTurn turn : List.of(before, middle, after)) {
+          Files.write(file, SessionLineCodec.write(turn), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+          Files.write(file, new byte[] {'\n'}, StandardOpenOption.APPEND);
+        }
+        try (SessionStore store = SessionStore.builder(dir, Fixtures.blobs(root)).maxLineBytes(limit).durable(false).build()) {
+          List<SessionTurn> expected = middleBytes <= limit ? List.of(before, middle, after) : List.of(before, after);
+          assertEquals(expected, store.open(key).turns());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
   }
 
   /** Whatever the session and limits: both limits hold, the newest turns win, and tool chains are whole. */
-  @Property(tries = 300)
-  void assemble_respectsBothLimitsAndKeepsToolChainsWhole(@ForAll("sessions") List<SessionTurn> turns,
-      @ForAll @IntRange(min = 0, max = 12) int maxTurns, @ForAll @IntRange(min = 0, max = 3000) int maxChars,
-      @ForAll @IntRange(min = 0, max = 40) int promptLength) throws IOException {
-    ContextAssembler assembler = new ContextAssembler(Fixtures.blobs(root), 100);
-    String prompt = "p".repeat(promptLength);
-    List<SessionTurn> selected = assembler.select(turns, prompt, maxTurns, maxChars);
-    assertTrue(selected.size() <= maxTurns);
-    long chars = prompt.length();
-    Set<String> uses = new HashSet<>();
-    Set<String> results = new HashSet<>();
-    for (SessionTurn turn : selected) {
-      chars += assembler.cost(turn.parts());
-      for (SessionPart part : turn.parts()) {
-        if (part instanceof SessionPart.ToolUse use) {
-          uses.add(use.id());
-        } else if (part instanceof SessionPart.ToolResult result) {
-          results.add(result.toolUseId());
-        }
-      }
-    }
-    assertTrue(selected.isEmpty() || chars <= maxChars, chars + " > " + maxChars);
-    assertEquals(uses, results);
-    // Selected turns are (trimmed) copies of a suffix: the last selected turn is the last turn, unless trimmed away.
-    Conversation c = assembler.resolve(prompt, selected);
-    for (Turn turn : c.turns()) {
-      assertTrue(!turn.parts().isEmpty());
-      for (Part part : turn.parts()) {
-        assertTrue(!(part instanceof Part.Image), "no blobs exist, so every image is dropped");
-      }
-    }
+  @Test
+  void assemble_respectsBothLimitsAndKeepsToolChainsWhole() {
+    qt().withExamples(300)
+        .forAll(sessions(), integers().between(0, 12), integers().between(0, 3000), integers().between(0, 40))
+        .checkAssert((turns, maxTurns, maxChars, promptLength) -> {
+          ContextAssembler assembler;
+          try {
+            assembler = new ContextAssembler(Fixtures.blobs(freshRoot()), 100);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          String prompt = "p".repeat(promptLength);
+          List<SessionTurn> selected = assembler.select(turns, prompt, maxTurns, maxChars);
+          assertTrue(selected.size() <= maxTurns);
+          long chars = prompt.length();
+          Set<String> uses = new HashSet<>();
+          Set<String> results = new HashSet<>();
+          for (SessionTurn turn : selected) {
+            chars += assembler.cost(turn.parts());
+            for (SessionPart part : turn.parts()) {
+              if (part instanceof SessionPart.ToolUse use) {
+                uses.add(use.id());
+              } else if (part instanceof SessionPart.ToolResult result) {
+                results.add(result.toolUseId());
+              }
+            }
+          }
+          assertTrue(selected.isEmpty() || chars <= maxChars, chars + " > " + maxChars);
+          assertEquals(uses, results);
+          // Selected turns are (trimmed) copies of a suffix: the last selected turn is the last turn, unless trimmed away.
+          Conversation c = assembler.resolve(prompt, selected);
+          for (Turn turn : c.turns()) {
+            assertTrue(!turn.parts().isEmpty());
+            for (Part part : turn.parts()) {
+              assertTrue(!(part instanceof Part.Image), "no blobs exist, so every image is dropped");
+            }
+          }
+        });
   }
 
-  @Provide
-  Arbitrary<List<SessionTurn>> sessions() {
+  /** Up to 20 kinds of step: a user turn, an assistant turn, a tool use with its result, a user image. */
+  private static Gen<List<SessionTurn>> sessions() {
     BlobKey missing = new BlobKey("0".repeat(64), MediaType.PNG);
-    return Arbitraries.integers().between(0, 3).list().ofMaxSize(20).map(kinds -> {
+    return lists().of(integers().between(0, 3)).ofSizeBetween(0, 20).map(kinds -> {
       List<SessionTurn> turns = new ArrayList<>();
       int tool = 0;
       for (int kind : kinds) {

@@ -1,7 +1,17 @@
 package dev.tether.store;
 
+import static dev.tether.store.QtGens.chars;
+import static dev.tether.store.QtGens.charsOf;
+import static dev.tether.store.QtGens.longsAcrossMagnitudes;
+import static dev.tether.store.QtGens.optional;
+import static dev.tether.store.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
@@ -11,15 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 class SessionLineCodecTest {
   private static final String KEY = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.png";
@@ -76,29 +82,37 @@ class SessionLineCodecTest {
     assertThrows(SessionLineException.class, () -> read(line));
   }
 
-  @Property(tries = 300)
-  void anyTurn_roundTripsThroughItsLine(@ForAll("turns") SessionTurn turn) throws Exception {
-    byte[] line = SessionLineCodec.write(turn);
-    assertEquals(-1, new String(line, StandardCharsets.UTF_8).indexOf('\n'), "a line never contains a newline");
-    assertEquals(turn, SessionLineCodec.read(line, 0, line.length));
+  @Test
+  void anyTurn_roundTripsThroughItsLine() {
+    qt().withExamples(300).forAll(turns()).checkAssert(turn -> {
+      byte[] line = SessionLineCodec.write(turn);
+      assertEquals(-1, new String(line, StandardCharsets.UTF_8).indexOf('\n'), "a line never contains a newline");
+      try {
+        assertEquals(turn, SessionLineCodec.read(line, 0, line.length));
+      } catch (SessionLineException e) {
+        throw new AssertionError("cannot read back " + new String(line, StandardCharsets.UTF_8), e);
+      }
+    });
   }
 
-  @Provide
-  Arbitrary<SessionTurn> turns() {
-    Arbitrary<SessionPart> text = Arbitraries.strings().ofMaxLength(40).map(SessionPart.Text::new);
-    Arbitrary<SessionPart> image = Combinators.combine(
-        Arbitraries.strings().withChars("0123456789abcdef").ofLength(64), Arbitraries.of(MediaType.class),
-        Arbitraries.longs().between(0, 10_000_000))
-        .as((hex, type, size) -> new SessionPart.ImageRef(new BlobKey(hex, type), size));
-    Arbitrary<SessionPart> use = Combinators.combine(Arbitraries.strings().ofMaxLength(8), Arbitraries.strings().ofMaxLength(8))
-        .as((id, name) -> new SessionPart.ToolUse(id, name, RawJson.of("{\"a\":[1,{\"b\":null}]}")));
-    Arbitrary<SessionPart> result = Combinators.combine(Arbitraries.strings().ofMaxLength(8),
-        Arbitraries.oneOf(text, image).list().ofMaxSize(3), Arbitraries.of(true, false))
-        .as(SessionPart.ToolResult::new);
-    return Combinators.combine(Arbitraries.of(Role.class),
-        Arbitraries.longs().between(0, 4_000_000_000L).map(Instant::ofEpochSecond),
-        Arbitraries.strings().ofMaxLength(10).optional(),
-        Arbitraries.oneOf(text, image, use, result).list().ofMinSize(1).ofMaxSize(4))
-        .as(SessionTurn::new);
+  /** Any UTF-16 chars, surrogates included, {@code 0} to {@code maxLength} of them. */
+  private static Gen<String> anyString(int maxLength) {
+    return strings(chars('\u0000', '\uffff'), 0, maxLength);
+  }
+
+  private static Gen<SessionTurn> turns() {
+    Gen<SessionPart> text = anyString(40).map((String s) -> new SessionPart.Text(s));
+    Gen<SessionPart> image = strings(charsOf("0123456789abcdef"), 64, 64).zip(
+        arbitrary().enumValues(MediaType.class), longsAcrossMagnitudes(0, 10_000_000),
+        (hex, type, size) -> new SessionPart.ImageRef(new BlobKey(hex, type), size));
+    Gen<SessionPart> use = anyString(8).zip(anyString(8),
+        (id, name) -> new SessionPart.ToolUse(id, name, RawJson.of("{\"a\":[1,{\"b\":null}]}")));
+    Gen<SessionPart> result = anyString(8).zip(lists().of(Generate.oneOf(text, image)).ofSizeBetween(0, 3),
+        booleans().all(), SessionPart.ToolResult::new);
+    return arbitrary().enumValues(Role.class).zip(
+        longs().between(0, 4_000_000_000L).map((Long seconds) -> Instant.ofEpochSecond(seconds)),
+        optional(anyString(10), 5),
+        lists().of(Generate.oneOf(text, image, use, result)).ofSizeBetween(1, 4),
+        SessionTurn::new);
   }
 }
