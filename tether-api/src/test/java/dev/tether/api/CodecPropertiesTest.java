@@ -5,46 +5,42 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Properties of the codec over generated input: whatever the bytes, reading yields a frame or a
  * {@link TetherException}, never another exception and never a hang; frames that read write
  * back to themselves; the wire limit holds at its exact boundary.
  *
- * <p>Each property runs a fixed number of seeded tries (the seed is in every failure message,
- * so a failure reproduces). The timeout only guards against hangs; it asserts no speed.
- * (Seeded JUnit loops rather than jqwik: jqwik 1.10.1 asks AI agents not to use it, and these
- * tests were written by one. Each loop is one property with a fixed seed range; it maps onto a
- * jqwik {@code @Property} with the same generator if the project decides otherwise.)
+ * <p>The properties are QuickTheories properties over {@link RandomJson} generators: a failure
+ * is shrunk and reported with its input (hex and text) and the seed. Each runs a fixed number of
+ * examples from a fixed seed, so a run is reproducible and the coverage counts below are stable.
+ * The timeout only guards against hangs; it asserts no speed.
  */
 class CodecPropertiesTest {
   private static final int TRIES = 1000;
   private static final Duration HANG_GUARD = Duration.ofSeconds(60);
   private static final FrameCodec CODEC = FrameCodec.standard();
 
-  /** Runs {@code property} on {@code TRIES} generated inputs, reporting the seed and input of a failure. */
-  private static int[] forAll(long baseSeed, Function<RandomJson, byte[]> generator) {
+  /** Checks the property on {@code TRIES} generated inputs; returns how many ended in each outcome. */
+  private static int[] forAll(long seed, Gen<byte[]> inputs) {
     int[] outcomes = new int[3];
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      for (int i = 0; i < TRIES; i++) {
-        long seed = baseSeed + i;
-        byte[] input = generator.apply(new RandomJson(seed));
-        try {
-          outcomes[readsToFrameOrTetherException(input)]++;
-        } catch (AssertionError | RuntimeException e) {
-          throw new AssertionError("seed " + seed + ", input (hex) " + HexFormat.of().formatHex(input)
-              + "\n  as text: " + new String(input, StandardCharsets.UTF_8), e);
-        }
-      }
-    });
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(seed)
+        .forAll(inputs)
+        .checkAssert(input -> {
+          try {
+            outcomes[readsToFrameOrTetherException(input)]++;
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        }));
     return outcomes;
   }
 
@@ -75,25 +71,25 @@ class CodecPropertiesTest {
 
   @Test
   void randomBytes_readToFrameOrTetherException() {
-    forAll(1_000_000L, r -> r.bytes(200));
+    forAll(1_000_000L, RandomJson.gen(r -> r.bytes(200)));
   }
 
   @Test
   void randomJsonValues_readToFrameOrTetherException() {
-    forAll(2_000_000L, r -> RandomJson.utf8(r.value(5)));
+    forAll(2_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.value(5))));
   }
 
   @Test
   void randomFrames_readToFrameOrTetherException() {
-    int[] outcomes = forAll(3_000_000L, r -> RandomJson.utf8(r.frame()));
+    int[] outcomes = forAll(3_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.frame())));
     // The generator must reach deep: many inputs read to frames, many of those to typed views.
-    assertTrue(outcomes[1] + outcomes[2] > TRIES / 5, "frames read: " + java.util.Arrays.toString(outcomes));
-    assertTrue(outcomes[2] > TRIES / 10, "views read: " + java.util.Arrays.toString(outcomes));
+    assertTrue(outcomes[1] + outcomes[2] > TRIES / 5, "frames read: " + Arrays.toString(outcomes));
+    assertTrue(outcomes[2] > TRIES / 10, "views read: " + Arrays.toString(outcomes));
   }
 
   @Test
   void mutatedFrames_readToFrameOrTetherException() {
-    forAll(4_000_000L, r -> r.mutate(RandomJson.utf8(r.frame())));
+    forAll(4_000_000L, RandomJson.gen(r -> r.mutate(RandomJson.utf8(r.frame()))));
   }
 
   @Test
@@ -110,27 +106,31 @@ class CodecPropertiesTest {
 
   @Test
   void wireLimit_acceptsUpToTheLimitAndRejectsAbove_forRandomLimits() {
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      for (int i = 0; i < TRIES; i++) {
-        RandomJson r = new RandomJson(5_000_000L + i);
-        int limit = 12 + r.random().nextInt(5000);
-        int size = Math.max(12, limit - 3 + r.random().nextInt(7));
-        FrameCodec codec = FrameCodec.withLimits(Limits.builder().maxFrameBytes(limit).build());
-        byte[] frame = FrameCodecTest.frameOfSize(size);
-        FrameCodecTest.EndlessCountingStream endless = new FrameCodecTest.EndlessCountingStream(1 + r.random().nextInt(9000));
-        String at = "limit " + limit + ", size " + size;
-        if (size <= limit) {
-          assertEquals("a", codec.read(frame).type(), at);
-          assertEquals("a", codec.read(new ByteArrayInputStream(frame)).type(), at);
-        } else {
-          assertEquals(ErrorCode.FRAME_TOO_LARGE, assertThrows(TetherException.class, () -> codec.read(frame), at).code());
-          assertEquals(ErrorCode.FRAME_TOO_LARGE,
-              assertThrows(TetherException.class, () -> codec.read(new ByteArrayInputStream(frame)), at).code());
-        }
-        assertThrows(TetherException.class, () -> codec.read(endless));
-        assertEquals(limit + 1L, endless.served, at);
-      }
-    });
+    // A limit, a frame within 3 bytes of it either way (never below the 12-byte minimum frame),
+    // and an endless stream served in chunks of a random size.
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(5_000_000L)
+        .forAll(integers().between(12, 5011), integers().between(-3, 3), integers().between(1, 9000))
+        .checkAssert((limit, offset, chunk) -> {
+          int size = Math.max(12, limit + offset);
+          FrameCodec codec = FrameCodec.withLimits(Limits.builder().maxFrameBytes(limit).build());
+          byte[] frame = FrameCodecTest.frameOfSize(size);
+          String at = "limit " + limit + ", size " + size;
+          try {
+            if (size <= limit) {
+              assertEquals("a", codec.read(frame).type(), at);
+              assertEquals("a", codec.read(new ByteArrayInputStream(frame)).type(), at);
+            } else {
+              assertEquals(ErrorCode.FRAME_TOO_LARGE, assertThrows(TetherException.class, () -> codec.read(frame), at).code());
+              assertEquals(ErrorCode.FRAME_TOO_LARGE,
+                  assertThrows(TetherException.class, () -> codec.read(new ByteArrayInputStream(frame)), at).code());
+            }
+          } catch (Exception e) {
+            throw new AssertionError(at, e);
+          }
+          FrameCodecTest.EndlessCountingStream endless = new FrameCodecTest.EndlessCountingStream(chunk);
+          assertThrows(TetherException.class, () -> codec.read(endless), at + ", chunk " + chunk);
+          assertEquals(limit + 1L, endless.served, at + ", chunk " + chunk);
+        }));
   }
 
   /** The protocol's 28 MiB: one buffer of 28 MiB + 1 bytes, read through streams of each length. */

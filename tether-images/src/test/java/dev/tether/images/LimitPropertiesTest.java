@@ -3,6 +3,11 @@ package dev.tether.images;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.tether.api.Base64Lengths;
 import dev.tether.api.ErrorCode;
@@ -21,21 +26,32 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Every limit at its exact boundary, at the producer and consumer entry points, with the
- * default limits (few tries, one big buffer at a time) and with random small limits (many
- * tries). Padded and unpadded base64 of the same bytes must get the same verdict.
+ * default limits (few examples, one big buffer at a time) and with random small limits (many
+ * examples). Padded and unpadded base64 of the same bytes must get the same verdict.
  *
- * <p>Seeded JUnit loops rather than jqwik: jqwik 1.10.1 asks AI agents not to use it, and these
- * tests were written by one. Every failure names its seed.
+ * <p>The generated cases are QuickTheories properties from fixed seeds (a failure is shrunk and
+ * reported with its inputs and the seed); the exact boundaries of the default limits, and the
+ * image count from 0 to 6, are checked exhaustively as plain tests. The big-buffer properties
+ * run few examples and few shrink cycles so that even a failing run stays cheap.
  */
 class LimitPropertiesTest {
   private static final Duration HANG_GUARD = Duration.ofSeconds(90);
   private static final int MIB = 1 << 20;
   private static final MediaType[] TYPES = MediaType.values();
+  private static final Gen<MediaType> MEDIA_TYPES = arbitrary().enumValues(MediaType.class);
+
+  /** One image of a random-limits case: a real image of {@code type} padded by {@code extra} bytes. */
+  private record ImageSpec(MediaType type, int extra) {
+    int size() {
+      return SampleImages.small(type).length + extra;
+    }
+  }
 
   /** The verdict of one entry point: empty when accepted, else the code. */
   private static Optional<ErrorCode> verdict(Runnable call) {
@@ -70,26 +86,27 @@ class LimitPropertiesTest {
   @Test
   void imageOf10MiB_isAcceptedAndOneByteMoreIsNot_paddedOrNot() {
     assertTimeoutPreemptively(HANG_GUARD, () -> {
-      Random random = new Random(10);
-      List<Integer> sizes = new ArrayList<>(List.of(10 * MIB, 10 * MIB + 1));
-      for (int i = 0; i < 3; i++) {
-        sizes.add(10 * MIB - 8 + random.nextInt(17));
-      }
-      for (int size : sizes) {
-        MediaType type = TYPES[random.nextInt(TYPES.length)];
-        byte[] bytes = SampleImages.ofSize(type, size);
-        Optional<ErrorCode> expected = size <= Limits.MAX_IMAGE_BYTES ? Optional.empty() : Optional.of(ErrorCode.IMAGE_TOO_LARGE);
-        String at = type + " of " + size + " bytes";
-        assertEquals(expected, verdict(() -> Images.fromBytes(bytes, type)), at);
-        String padded = base64(bytes);
-        for (String data : List.of(padded, SampleImages.unpadded(padded))) {
-          assertEquals(size, new Image(type, data).decodedSize(), at);
-          assertEquals(expected, verdict(() -> Images.of(type, data)), at);
-          assertEquals(expected, verdict(() -> FrameValidator.standard().validateImages(List.of(new Image(type, data)))), at);
-          assertEquals(expected, verdict(() -> FrameValidator.standard().validate(Wire.userMessage(List.of(Wire.image(type.mimeType(), data))))), at);
-        }
-      }
+      // The exact boundary, always; then sizes within 8 bytes of it of random types.
+      imageOfSizeGetsItsVerdict(MediaType.PNG, 10 * MIB);
+      imageOfSizeGetsItsVerdict(MediaType.WEBP, 10 * MIB + 1);
+      qt().withExamples(3).withShrinkCycles(10).withFixedSeed(10L)
+          .forAll(MEDIA_TYPES, integers().between(-8, 8))
+          .checkAssert((type, offset) -> imageOfSizeGetsItsVerdict(type, 10 * MIB + offset));
     });
+  }
+
+  private static void imageOfSizeGetsItsVerdict(MediaType type, int size) {
+    byte[] bytes = SampleImages.ofSize(type, size);
+    Optional<ErrorCode> expected = size <= Limits.MAX_IMAGE_BYTES ? Optional.empty() : Optional.of(ErrorCode.IMAGE_TOO_LARGE);
+    String at = type + " of " + size + " bytes";
+    assertEquals(expected, verdict(() -> Images.fromBytes(bytes, type)), at);
+    String padded = base64(bytes);
+    for (String data : List.of(padded, SampleImages.unpadded(padded))) {
+      assertEquals(size, new Image(type, data).decodedSize(), at);
+      assertEquals(expected, verdict(() -> Images.of(type, data)), at);
+      assertEquals(expected, verdict(() -> FrameValidator.standard().validateImages(List.of(new Image(type, data)))), at);
+      assertEquals(expected, verdict(() -> FrameValidator.standard().validate(Wire.userMessage(List.of(Wire.image(type.mimeType(), data))))), at);
+    }
   }
 
   @Test
@@ -146,28 +163,30 @@ class LimitPropertiesTest {
 
   @Test
   void randomSmallLimits_holdAtTheirBoundaries_paddedOrNot() {
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      for (int i = 0; i < 1000; i++) {
-        long seed = 7_000_000L + i;
-        try {
-          randomLimitsTry(new Random(seed));
-        } catch (AssertionError | RuntimeException e) {
-          throw new AssertionError("seed " + seed, e);
-        }
-      }
-    });
+    // Up to 4 images; each limit set within 2 (the count limit within 1) of what the images need.
+    Gen<List<ImageSpec>> images = lists().of(MEDIA_TYPES.zip(integers().between(0, 299), ImageSpec::new)).ofSizeBetween(0, 4);
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(1000).withFixedSeed(7_000_000L)
+        .forAll(images, integers().between(-2, 2), integers().between(-2, 2), integers().between(-1, 1))
+        .checkAssert((specs, imageSlack, totalSlack, countSlack) -> {
+          try {
+            randomLimitsTry(specs, imageSlack, totalSlack, countSlack);
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        }));
   }
 
-  private static void randomLimitsTry(Random random) throws Exception {
-    int count = random.nextInt(5);
+  private static void randomLimitsTry(List<ImageSpec> specs, int imageSlack, int totalSlack, int countSlack)
+      throws Exception {
+    int count = specs.size();
     int[] sizes = new int[count];
     List<String> padded = new ArrayList<>();
     List<String> unpadded = new ArrayList<>();
     MediaType[] types = new MediaType[count];
     long total = 0;
     for (int i = 0; i < count; i++) {
-      types[i] = TYPES[random.nextInt(TYPES.length)];
-      sizes[i] = SampleImages.small(types[i]).length + random.nextInt(300);
+      types[i] = specs.get(i).type();
+      sizes[i] = specs.get(i).size();
       String b64 = base64(SampleImages.ofSize(types[i], sizes[i]));
       padded.add(b64);
       unpadded.add(SampleImages.unpadded(b64));
@@ -175,9 +194,9 @@ class LimitPropertiesTest {
     }
     int largest = Arrays.stream(sizes).max().orElse(1);
     Limits limits = Limits.builder()
-        .maxImageBytes(Math.max(1, largest - 2 + random.nextInt(5)))
-        .maxFrameImageBytes(Math.max(1, total - 2 + random.nextInt(5)))
-        .maxImagesPerMessage(Math.max(0, count - 1 + random.nextInt(3)))
+        .maxImageBytes(Math.max(1, largest + imageSlack))
+        .maxFrameImageBytes(Math.max(1, total + totalSlack))
+        .maxImagesPerMessage(Math.max(0, count + countSlack))
         .build();
     FrameValidator v = FrameValidator.withLimits(limits);
     Optional<ErrorCode> expected;
@@ -210,30 +229,30 @@ class LimitPropertiesTest {
 
   @Test
   void paddedAndUnpaddedBase64_decodeToTheSameLengthAndVerdict() {
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      Random random = new Random(42);
-      for (int i = 0; i < 1000; i++) {
-        byte[] bytes = new byte[random.nextInt(64)];
-        random.nextBytes(bytes);
-        if (bytes.length >= 12 && random.nextBoolean()) {
-          byte[] head = SampleImages.small(TYPES[random.nextInt(TYPES.length)]);
-          System.arraycopy(head, 0, bytes, 0, 12);
-        }
-        String padded = base64(bytes);
-        String unpadded = SampleImages.unpadded(padded);
-        String at = "seed 42 try " + i + ": " + padded;
-        assertEquals(bytes.length, Base64Lengths.decodedLength(padded), at);
-        assertEquals(bytes.length, Base64Lengths.decodedLength(unpadded), at);
-        for (MediaType type : TYPES) {
-          Optional<ErrorCode> p = verdict(() -> Images.of(type, padded));
-          assertEquals(p, verdict(() -> Images.of(type, unpadded)), at + " as " + type);
-          byte[] wireP = Wire.userMessage(List.of(Wire.image(type.mimeType(), padded)));
-          byte[] wireU = Wire.userMessage(List.of(Wire.image(type.mimeType(), unpadded)));
-          assertEquals(p, verdict(() -> FrameValidator.standard().validate(wireP)), at + " as " + type);
-          assertEquals(p, verdict(() -> FrameValidator.standard().validate(wireU)), at + " as " + type);
-        }
-      }
-    });
+    // 0 to 63 random bytes; half of those of 12 bytes or more start with a real image's first 12.
+    Gen<byte[]> randomBytes = Generate.byteArrays(integers().between(0, 63), Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0))
+        .describedAs(LimitPropertiesTest::base64);
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(1000).withFixedSeed(42L)
+        .forAll(randomBytes, booleans().all(), MEDIA_TYPES)
+        .checkAssert((random, withHead, headType) -> {
+          byte[] bytes = random.clone();
+          if (bytes.length >= 12 && withHead) {
+            System.arraycopy(SampleImages.small(headType), 0, bytes, 0, 12);
+          }
+          String padded = base64(bytes);
+          String unpadded = SampleImages.unpadded(padded);
+          String at = padded;
+          assertEquals(bytes.length, Base64Lengths.decodedLength(padded), at);
+          assertEquals(bytes.length, Base64Lengths.decodedLength(unpadded), at);
+          for (MediaType type : TYPES) {
+            Optional<ErrorCode> p = verdict(() -> Images.of(type, padded));
+            assertEquals(p, verdict(() -> Images.of(type, unpadded)), at + " as " + type);
+            byte[] wireP = Wire.userMessage(List.of(Wire.image(type.mimeType(), padded)));
+            byte[] wireU = Wire.userMessage(List.of(Wire.image(type.mimeType(), unpadded)));
+            assertEquals(p, verdict(() -> FrameValidator.standard().validate(wireP)), at + " as " + type);
+            assertEquals(p, verdict(() -> FrameValidator.standard().validate(wireU)), at + " as " + type);
+          }
+        }));
   }
 
   @Test

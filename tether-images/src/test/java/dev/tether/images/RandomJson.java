@@ -1,16 +1,23 @@
 package dev.tether.images;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
+import org.quicktheories.core.Gen;
+import org.quicktheories.core.RandomnessSource;
+import org.quicktheories.impl.Constraint;
 
 /**
  * (A copy of tether-api's test generator, with real image data mixed in; the modules do not
  * share test code.)
  *
- * <p>Seeded generators of arbitrary JSON text, frame-shaped JSON, and byte-level mutations of it,
- * for the robustness properties. JSON is written by hand so that every escape form, odd
- * numbers, deep nesting and lone surrogates occur; a seed reproduces a case exactly.
+ * <p>Generators of arbitrary JSON text, frame-shaped JSON, and byte-level mutations of it, for the
+ * robustness properties. JSON is written by hand so that every escape form, odd numbers, deep
+ * nesting and lone surrogates occur. {@link #gen} turns a recipe into a QuickTheories generator:
+ * every random choice is then a QuickTheories draw, so a failing input shrinks (fewer fields,
+ * shorter strings, earlier alternatives) and the reported seed reproduces it.
  */
 final class RandomJson {
   static final List<String> TYPES = List.of("user.message", "assistant.delta", "assistant.done",
@@ -33,12 +40,72 @@ final class RandomJson {
 
   private final Random random;
 
-  RandomJson(long seed) {
-    this.random = new Random(seed);
+  private RandomJson(Random random) {
+    this.random = random;
   }
 
-  Random random() {
-    return random;
+  /** A QuickTheories generator of the bytes {@code recipe} makes; failures show them as hex and text. */
+  static Gen<byte[]> gen(Function<RandomJson, byte[]> recipe) {
+    Gen<byte[]> gen = in -> recipe.apply(new RandomJson(new DrawRandom(in)));
+    return gen.describedAs(RandomJson::describe);
+  }
+
+  /** A QuickTheories generator of what {@code recipe} makes, for values that are not bytes. */
+  static <T> Gen<T> genOf(Function<RandomJson, T> recipe) {
+    return in -> recipe.apply(new RandomJson(new DrawRandom(in)));
+  }
+
+  /** An input as hex and as UTF-8 text, for failure messages. */
+  static String describe(byte[] input) {
+    return "(hex) " + HexFormat.of().formatHex(input) + "\n  as text: " + new String(input, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A {@link Random} whose every choice is one draw from a QuickTheories source, bounded as
+   * tightly as the call allows so that shrinking moves towards the first alternative and zero.
+   * Valid only while its generator runs.
+   */
+  private static final class DrawRandom extends Random {
+    private static final long serialVersionUID = 1L;
+    private final transient RandomnessSource in;
+
+    DrawRandom(RandomnessSource in) {
+      super(0);
+      this.in = in;
+    }
+
+    @Override
+    protected int next(int bits) {
+      return (int) in.next(Constraint.between(0, (1L << bits) - 1));
+    }
+
+    @Override
+    public int nextInt(int bound) {
+      if (bound <= 0) {
+        throw new IllegalArgumentException("bound must be positive: " + bound);
+      }
+      return (int) in.next(Constraint.between(0, bound - 1));
+    }
+
+    @Override
+    public int nextInt() {
+      return (int) in.next(Constraint.between(Integer.MIN_VALUE, Integer.MAX_VALUE).withShrinkPoint(0));
+    }
+
+    @Override
+    public long nextLong() {
+      return in.next(Constraint.none());
+    }
+
+    @Override
+    public boolean nextBoolean() {
+      return in.next(Constraint.between(0, 1)) == 1;
+    }
+
+    @Override
+    public double nextDouble() {
+      return in.next(Constraint.between(0, (1L << 53) - 1)) * 0x1.0p-53;
+    }
   }
 
   <T> T pick(List<T> items) {

@@ -3,6 +3,7 @@ package dev.tether.images;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
@@ -13,10 +14,10 @@ import dev.tether.api.TetherException;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Properties of the validator over generated input: any bytes or JSON fed to
@@ -25,9 +26,10 @@ import org.junit.jupiter.api.Test;
  * and never a hang; all entry points agree on the verdict; and a frame the validator passes is
  * one a consumer can use.
  *
- * <p>Seeded JUnit loops rather than jqwik: jqwik 1.10.1 asks AI agents not to use it, and these
- * tests were written by one. Every failure names its seed and input. The timeout is a hang
- * guard, not a speed assertion.
+ * <p>The properties are QuickTheories properties over {@link RandomJson} generators: a failure
+ * is shrunk and reported with its input (hex and text) and the seed. Each runs a fixed number of
+ * examples from a fixed seed, so a run is reproducible and the pass/fail counts below are stable.
+ * The timeout is a hang guard, not a speed assertion.
  */
 class ValidatorPropertiesTest {
   private static final int TRIES = 1000;
@@ -35,20 +37,18 @@ class ValidatorPropertiesTest {
   private static final FrameValidator VALIDATOR = FrameValidator.withLimits(ConsumerValidationTest.SMALL);
   private static final FrameCodec CODEC = FrameCodec.withLimits(ConsumerValidationTest.SMALL);
 
-  private static int[] forAll(long baseSeed, Function<RandomJson, byte[]> generator) {
+  /** Checks the property on {@code TRIES} generated inputs; returns how many failed [0] and passed [1] validation. */
+  private static int[] forAll(long seed, Gen<byte[]> inputs) {
     int[] outcomes = new int[2];
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      for (int i = 0; i < TRIES; i++) {
-        long seed = baseSeed + i;
-        byte[] input = generator.apply(new RandomJson(seed));
-        try {
-          outcomes[property(input) ? 1 : 0]++;
-        } catch (AssertionError | RuntimeException e) {
-          throw new AssertionError("seed " + seed + ", input (hex) " + HexFormat.of().formatHex(input)
-              + "\n  as text: " + new String(input, StandardCharsets.UTF_8), e);
-        }
-      }
-    });
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(seed)
+        .forAll(inputs)
+        .checkAssert(input -> {
+          try {
+            outcomes[property(input) ? 1 : 0]++;
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        }));
     return outcomes;
   }
 
@@ -125,54 +125,52 @@ class ValidatorPropertiesTest {
 
   @Test
   void randomBytes_yieldAVerdictOrTetherException() {
-    forAll(11_000_000L, r -> r.bytes(300));
+    forAll(11_000_000L, RandomJson.gen(r -> r.bytes(300)));
   }
 
   @Test
   void randomJsonValues_yieldAVerdictOrTetherException() {
-    forAll(12_000_000L, r -> RandomJson.utf8(r.value(5)));
+    forAll(12_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.value(5))));
   }
 
   @Test
   void randomFrames_yieldAVerdictOrTetherException() {
-    int[] outcomes = forAll(13_000_000L, r -> RandomJson.utf8(r.frame()));
+    int[] outcomes = forAll(13_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.frame())));
     assertTrue(outcomes[1] > TRIES / 20, "too few generated frames pass, the property tests little: " + outcomes[1]);
   }
 
   @Test
   void randomImageFrames_getTheSameVerdictFromEveryConsumerAndTheProducers() {
-    int[] outcomes = forAll(16_000_000L, r -> RandomJson.utf8(r.imageFrame()));
+    int[] outcomes = forAll(16_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.imageFrame())));
     assertTrue(outcomes[1] > TRIES / 5, "too few pass: " + outcomes[1]);
     assertTrue(outcomes[0] > TRIES / 5, "too few fail: " + outcomes[0]);
   }
 
   @Test
   void mutatedImageFrames_yieldAVerdictOrTetherException() {
-    forAll(17_000_000L, r -> r.mutate(RandomJson.utf8(r.imageFrame())));
+    forAll(17_000_000L, RandomJson.gen(r -> r.mutate(RandomJson.utf8(r.imageFrame()))));
   }
 
   @Test
   void mutatedFrames_yieldAVerdictOrTetherException() {
-    forAll(14_000_000L, r -> r.mutate(RandomJson.utf8(r.frame())));
+    forAll(14_000_000L, RandomJson.gen(r -> r.mutate(RandomJson.utf8(r.frame()))));
   }
 
   @Test
   void randomDataUris_yieldAnImageOrTetherException() {
-    assertTimeoutPreemptively(HANG_GUARD, () -> {
-      for (int i = 0; i < TRIES; i++) {
-        RandomJson r = new RandomJson(15_000_000L + i);
-        String uri = r.pick(java.util.List.of("data:", "DATA:", "data:image/png", "", "x"))
-            + r.pick(java.util.List.of(";base64,", ",", ";charset=x;base64,", ";base64", "image/gif;base64,"))
-            + new String(r.bytes(40), StandardCharsets.ISO_8859_1);
-        try {
-          Image image = Images.fromDataUri(uri);
-          Images.of(image.mediaType(), image.data());
-        } catch (TetherException expected) {
-          // rejected is fine
-        } catch (RuntimeException e) {
-          throw new AssertionError("try " + i + ": " + uri, e);
-        }
-      }
-    });
+    Gen<String> uris = RandomJson.genOf(r -> r.pick(List.of("data:", "DATA:", "data:image/png", "", "x"))
+        + r.pick(List.of(";base64,", ",", ";charset=x;base64,", ";base64", "image/gif;base64,"))
+        + new String(r.bytes(40), StandardCharsets.ISO_8859_1));
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(15_000_000L)
+        .forAll(uris)
+        .describedAs(uri -> "\"" + uri + "\"")
+        .checkAssert(uri -> {
+          try {
+            Image image = Images.fromDataUri(uri);
+            Images.of(image.mediaType(), image.data());
+          } catch (TetherException expected) {
+            // rejected is fine
+          }
+        }));
   }
 }
