@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
  * {@link TestServerMain} over stdio, long-polls the answers and checks the {@code _mcp_index}
  * correlation across two {@code assistant.done} frames.
  *
- * <p>Skipped only when {@code node} is not installed. When node is there but the npm package is
- * not, the test fails and says to run {@code tether-mcp/src/test/node/install.sh} (CI does), unless
- * {@code -Dtether.skipNodeE2e=true} is given.
+ * <p>Skipped only when {@code node} is not installed (or with {@code -Dtether.skipNodeE2e=true}).
+ * When the pinned npm packages are missing, the test installs them first with {@code npm ci}
+ * (what {@code tether-mcp/src/test/node/install.sh} does), so {@code ./mvnw verify} works on a
+ * fresh machine; a failed install fails the test with npm's output.
  */
 class NodeEndToEndTest {
   private static final Path DIR = Path.of("src", "test", "node");
@@ -32,8 +33,7 @@ class NodeEndToEndTest {
     Assumptions.assumeTrue(nodeVersion() != null, "node is not installed; the Node end-to-end test is skipped");
     Assumptions.assumeFalse(Boolean.getBoolean("tether.skipNodeE2e"), "skipped with -Dtether.skipNodeE2e=true");
     if (!Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/sdk"))) {
-      fail("node is installed but @modelcontextprotocol/sdk is not: run tether-mcp/src/test/node/install.sh"
-          + " (npm ci), or pass -Dtether.skipNodeE2e=true");
+      installNodePackages();
     }
     List<String> java = ChildServer.javaCommand();
     ProcessBuilder pb = new ProcessBuilder("node", "e2e.mjs").directory(DIR.toFile()).redirectErrorStream(true);
@@ -48,6 +48,19 @@ class NodeEndToEndTest {
     String log = output.get(30, TimeUnit.SECONDS);
     assertEquals(0, process.exitValue(), "e2e.mjs failed:\n" + log);
     assertTrue(log.contains("tether MCP e2e: OK"), log);
+  }
+
+  /** {@code npm ci} from the committed lock file, bounded in time. */
+  private static void installNodePackages() throws Exception {
+    Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund")
+        .directory(DIR.toFile()).redirectErrorStream(true).start();
+    CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(npm));
+    if (!npm.waitFor(300, TimeUnit.SECONDS)) {
+      npm.destroyForcibly();
+      fail("npm ci did not finish within 300 s:\n" + output.getNow("(no output yet)"));
+    }
+    String log = output.get(30, TimeUnit.SECONDS);
+    assertEquals(0, npm.exitValue(), "npm ci failed in " + DIR.toAbsolutePath() + ":\n" + log);
   }
 
   private static String readAll(Process process) {
