@@ -1,0 +1,252 @@
+package dev.tether.store;
+
+import dev.tether.api.Frame;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.SessionKey;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One instance's retained frames: a byte- and count-budgeted ring with a per-session index.
+ *
+ * <p>Design: retained frames get consecutive ordinals; ordinal {@code o} lives in slot
+ * {@code o & mask} of a power-of-two array that grows up to the count cap, with the seq in a
+ * parallel {@code long[]} so binary searches never touch the frames. Each session keeps an
+ * ascending deque of its ordinals, so a session-tail query costs O(log n + result) instead of a
+ * scan of the ring. Eviction always removes the oldest retained frame, which is also the oldest
+ * frame of its session, so it pops the front of that session's deque. The payload bytes are held
+ * once, by the frame itself; nothing is copied on insert or query.
+ *
+ * <p>Not thread-safe: {@link Instance} guards it with its lock.
+ */
+final class FrameRing {
+  private final Retention retention;
+  private Frame[] frames = new Frame[16];
+  private long[] seqs = new long[16];
+  private Session[] owners = new Session[16];
+  private long firstOrd;
+  private long nextOrd;
+  private long bytes;
+  private long lastSeq;
+  private long maxEvictedSeq;
+  private final Map<SessionKey, Session> sessions = new HashMap<>();
+
+  /** A session's retained ordinals and the highest seq it lost to eviction. */
+  static final class Session {
+    final LongDeque ords = new LongDeque();
+    long maxEvictedSeq;
+  }
+
+  FrameRing(Retention retention) {
+    this.retention = retention;
+  }
+
+  long lastSeq() {
+    return lastSeq;
+  }
+
+  /** Raises the seq high-water mark, e.g. to continue after a removed or restored history. */
+  void advanceSeq(long seq) {
+    lastSeq = Math.max(lastSeq, seq);
+  }
+
+  int size() {
+    return (int) (nextOrd - firstOrd);
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  /** Whether a frame of this type is retained under the policy. */
+  boolean retains(String type) {
+    return retention.deltasInRing() || !FrameTypes.isDelta(type);
+  }
+
+  /**
+   * Records {@code frame}, which carries a seq above {@link #lastSeq()}, retaining it unless the
+   * policy keeps its type out, and evicts the oldest frames until both caps hold.
+   */
+  void add(Frame frame) {
+    long seq = frame.seq();
+    if (seq <= lastSeq) {
+      throw new IllegalArgumentException("seq " + seq + " is not above " + lastSeq);
+    }
+    lastSeq = seq;
+    if (!retains(frame.type())) {
+      return;
+    }
+    while (size() >= retention.maxFrames()) {
+      evictOldest();
+    }
+    if (size() == frames.length) {
+      grow();
+    }
+    SessionKey key = frame.session().orElse(null);
+    Session s = sessions.get(key);
+    if (s == null) {
+      s = new Session();
+      sessions.put(key, s);
+    }
+    int slot = (int) (nextOrd & (frames.length - 1));
+    frames[slot] = frame;
+    seqs[slot] = seq;
+    owners[slot] = s;
+    s.ords.addLast(nextOrd);
+    nextOrd++;
+    bytes += frame.payload().size();
+    while (bytes > retention.maxBytes() && size() > 1) {
+      evictOldest();
+    }
+  }
+
+  private void evictOldest() {
+    int slot = (int) (firstOrd & (frames.length - 1));
+    Frame f = frames[slot];
+    Session s = owners[slot];
+    s.ords.removeFirst();
+    s.maxEvictedSeq = seqs[slot];
+    maxEvictedSeq = seqs[slot];
+    bytes -= f.payload().size();
+    frames[slot] = null;
+    owners[slot] = null;
+    firstOrd++;
+  }
+
+  private void grow() {
+    int n = frames.length * 2;
+    Frame[] f = new Frame[n];
+    long[] q = new long[n];
+    Session[] o = new Session[n];
+    for (long ord = firstOrd; ord < nextOrd; ord++) {
+      int from = (int) (ord & (frames.length - 1));
+      int to = (int) (ord & (n - 1));
+      f[to] = frames[from];
+      q[to] = seqs[from];
+      o[to] = owners[from];
+    }
+    frames = f;
+    seqs = q;
+    owners = o;
+  }
+
+  private long seqAt(long ord) {
+    return seqs[(int) (ord & (frames.length - 1))];
+  }
+
+  private Frame frameAt(long ord) {
+    return frames[(int) (ord & (frames.length - 1))];
+  }
+
+  /** The retained frames, oldest first (a copy). */
+  List<Frame> snapshot() {
+    List<Frame> out = new ArrayList<>(size());
+    for (long o = firstOrd; o < nextOrd; o++) {
+      out.add(frameAt(o));
+    }
+    return out;
+  }
+
+  /** Answers {@code q}; see {@link QueryResult} for next_seq and gap. */
+  QueryResult query(FrameQuery q) {
+    SessionKey key = q.sessionKey();
+    if (key != null) {
+      Session s = sessions.get(key);
+      if (s == null) {
+        return new QueryResult(List.of(), q.backward() ? 0 : Math.max(q.afterSeq(), lastSeq), false, false, 0);
+      }
+      return page(q, new SessionCursor(s.ords), s.maxEvictedSeq, true);
+    }
+    return page(q, new RingCursor(), maxEvictedSeq, false);
+  }
+
+  /** Ordinals of a scope in ascending seq order. */
+  private interface Cursor {
+    int size();
+
+    long ord(int i);
+  }
+
+  private record SessionCursor(LongDeque ords) implements Cursor {
+    @Override
+    public int size() {
+      return ords.size();
+    }
+
+    @Override
+    public long ord(int i) {
+      return ords.get(i);
+    }
+  }
+
+  private final class RingCursor implements Cursor {
+    @Override
+    public int size() {
+      return FrameRing.this.size();
+    }
+
+    @Override
+    public long ord(int i) {
+      return firstOrd + i;
+    }
+  }
+
+  /** The first index in {@code c} whose seq is greater than {@code seq}. */
+  private int firstAbove(Cursor c, long seq) {
+    int lo = 0;
+    int hi = c.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (seqAt(c.ord(mid)) > seq) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  private QueryResult page(FrameQuery q, Cursor c, long scopeEvicted, boolean sessionMatched) {
+    boolean gap = scopeEvicted > q.afterSeq();
+    long oldest = gap && c.size() > 0 ? seqAt(c.ord(0)) : 0;
+    int limit = q.limit();
+    List<Frame> out = new ArrayList<>(Math.min(limit, 16));
+    if (!q.backward()) {
+      int n = c.size();
+      for (int i = firstAbove(c, q.afterSeq()); i < n; i++) {
+        Frame f = frameAt(c.ord(i));
+        if (sessionMatched ? q.matchesTypeAndReply(f) : q.matches(f)) {
+          if (out.size() == limit) {
+            // More matches exist: resume right after the last frame returned.
+            return new QueryResult(out, out.get(limit - 1).seq(), false, gap, oldest);
+          }
+          out.add(f);
+        }
+      }
+      return new QueryResult(out, Math.max(q.afterSeq(), lastSeq), false, gap, oldest);
+    }
+    for (int i = firstAbove(c, q.beforeSeq() - 1) - 1; i >= 0 && out.size() < limit; i--) {
+      Frame f = frameAt(c.ord(i));
+      if (f.seq() <= q.afterSeq()) {
+        break;
+      }
+      if (sessionMatched ? q.matchesTypeAndReply(f) : q.matches(f)) {
+        out.add(f);
+      }
+    }
+    Collections.reverse(out);
+    return new QueryResult(out, out.isEmpty() ? 0 : out.get(0).seq(), false, gap, oldest);
+  }
+
+  /** Drops everything (instance removal); keeps the seq high-water mark. */
+  void clear() {
+    java.util.Arrays.fill(frames, null);
+    java.util.Arrays.fill(owners, null);
+    firstOrd = nextOrd;
+    bytes = 0;
+    sessions.clear();
+  }
+}

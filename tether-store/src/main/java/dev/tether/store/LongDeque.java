@@ -1,0 +1,70 @@
+package dev.tether.store;
+
+import java.util.Arrays;
+
+/**
+ * A growable circular deque of ascending longs with indexed access and binary search. Not
+ * thread-safe; the owning {@link FrameRing} guards it.
+ */
+final class LongDeque {
+  private long[] a = new long[8];
+  private int head;
+  private int size;
+
+  int size() {
+    return size;
+  }
+
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  long get(int i) {
+    return a[(head + i) & (a.length - 1)];
+  }
+
+  long first() {
+    return a[head];
+  }
+
+  void addLast(long v) {
+    if (size == a.length) {
+      grow();
+    }
+    a[(head + size) & (a.length - 1)] = v;
+    size++;
+  }
+
+  long removeFirst() {
+    if (size == 0) {
+      throw new IllegalStateException("empty");
+    }
+    long v = a[head];
+    head = (head + 1) & (a.length - 1);
+    size--;
+    return v;
+  }
+
+  void clear() {
+    head = 0;
+    size = 0;
+  }
+
+  private void grow() {
+    long[] b = new long[a.length * 2];
+    int firstPart = Math.min(size, a.length - head);
+    System.arraycopy(a, head, b, 0, firstPart);
+    System.arraycopy(a, 0, b, firstPart, size - firstPart);
+    a = b;
+    head = 0;
+  }
+
+  @Override
+  public String toString() {
+    long[] out = new long[size];
+    for (int i = 0; i < size; i++) {
+      out[i] = get(i);
+    }
+    return Arrays.toString(out);
+  }
+}

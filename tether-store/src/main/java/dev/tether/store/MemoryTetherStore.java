@@ -1,0 +1,184 @@
+package dev.tether.store;
+
+import dev.tether.api.Frame;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * The in-memory {@link TetherStore}: one budgeted ring per instance, with per-session indexes,
+ * waiters indexed by session and bounded subscriptions (see {@link Instance} and
+ * {@link FrameRing} for the design).
+ *
+ * <p>Instances are created on first use. Removing one remembers only its seq high-water mark, so a
+ * later history of the same name continues its seqs. One daemon timer thread per store runs wait
+ * timeouts. Thread-safe.
+ */
+public final class MemoryTetherStore implements TetherStore {
+  private final Retention retention;
+  private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
+  private final ScheduledThreadPoolExecutor timer;
+  private volatile boolean closed;
+
+  private MemoryTetherStore(Retention retention) {
+    this.retention = retention;
+    this.timer = newTimer("tether-store-timer");
+  }
+
+  /** A store with the default {@link Retention}. */
+  public static MemoryTetherStore create() {
+    return new MemoryTetherStore(Retention.defaults());
+  }
+
+  /** A store keeping {@code retention}. */
+  public static MemoryTetherStore create(Retention retention) {
+    return new MemoryTetherStore(Objects.requireNonNull(retention, "retention"));
+  }
+
+  static ScheduledThreadPoolExecutor newTimer(String name) {
+    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread th = new Thread(r, name);
+      th.setDaemon(true);
+      return th;
+    });
+    t.setRemoveOnCancelPolicy(true);
+    t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return t;
+  }
+
+  public Retention retention() {
+    return retention;
+  }
+
+  private Instance instance(String name) {
+    checkOpen();
+    return instances.computeIfAbsent(TetherStore.requireInstance(name),
+        n -> new Instance(n, retention, timer, removedSeqs.getOrDefault(n, 0L)));
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the store is closed");
+    }
+  }
+
+  @Override
+  public long append(String instance, Frame frame) {
+    Objects.requireNonNull(frame, "frame");
+    while (true) {
+      long seq = instance(instance).append(frame);
+      if (seq > 0) {
+        return seq;
+      }
+      // Removed concurrently: append to the instance's next history.
+    }
+  }
+
+  @Override
+  public QueryResult query(String instance, FrameQuery query) {
+    Objects.requireNonNull(query, "query");
+    checkOpen();
+    Instance i = instances.get(TetherStore.requireInstance(instance));
+    if (i == null) {
+      long last = removedSeqs.getOrDefault(instance, 0L);
+      return new QueryResult(List.of(), query.backward() ? 0 : Math.max(query.afterSeq(), last), false, false, 0);
+    }
+    return i.query(query);
+  }
+
+  @Override
+  public CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout) {
+    Objects.requireNonNull(query, "query");
+    long nanos = timeoutNanos(timeout);
+    while (true) {
+      CompletableFuture<QueryResult> f = instance(instance).waitForFrames(query, nanos);
+      if (f != null) {
+        return f;
+      }
+    }
+  }
+
+  static long timeoutNanos(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    try {
+      return timeout.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  @Override
+  public Subscription subscribe(String instance, int bufferFrames) {
+    if (bufferFrames < 1) {
+      throw new IllegalArgumentException("bufferFrames must be >= 1 but was " + bufferFrames);
+    }
+    while (true) {
+      Subscription s = instance(instance).subscribe(bufferFrames);
+      if (s != null) {
+        return s;
+      }
+    }
+  }
+
+  @Override
+  public boolean remove(String instance) {
+    TetherStore.requireInstance(instance);
+    boolean[] existed = new boolean[1];
+    instances.computeIfPresent(instance, (n, i) -> {
+      removedSeqs.put(n, i.remove("was removed"));
+      existed[0] = true;
+      return null;
+    });
+    return existed[0];
+  }
+
+  @Override
+  public long lastSeq(String instance) {
+    Instance i = instances.get(TetherStore.requireInstance(instance));
+    return i != null ? i.lastSeq() : removedSeqs.getOrDefault(instance, 0L);
+  }
+
+  /** The instance's retained frames, oldest first (a copy); empty for an unknown instance. */
+  public List<Frame> retained(String instance) {
+    Instance i = instances.get(TetherStore.requireInstance(instance));
+    return i == null ? List.of() : i.snapshot();
+  }
+
+  /** The payload bytes the instance retains. */
+  public long retainedBytes(String instance) {
+    Instance i = instances.get(TetherStore.requireInstance(instance));
+    return i == null ? 0 : i.retainedBytes();
+  }
+
+  /** Waits currently pending on {@code instance}; for monitoring and tests. */
+  public int pendingWaits(String instance) {
+    Instance i = instances.get(TetherStore.requireInstance(instance));
+    return i == null ? 0 : i.waiterCount();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (String name : List.copyOf(instances.keySet())) {
+      Instance i = instances.remove(name);
+      if (i != null) {
+        i.remove("was closed with the store");
+      }
+    }
+    timer.shutdownNow();
+  }
+
+  /** For {@link CancellationException} messages. */
+  @Override
+  public String toString() {
+    return "MemoryTetherStore" + retention;
+  }
+}

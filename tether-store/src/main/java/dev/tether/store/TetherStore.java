@@ -1,0 +1,115 @@
+package dev.tether.store;
+
+import dev.tether.api.Frame;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The per-instance frame store that hosts, gateways and MCP servers build on.
+ *
+ * <p>Each instance (a VM, named by a non-empty string) has one sequence: the store assigns
+ * {@code seq} 1, 2, 3, ... to appended frames of all channels and sessions, and never reuses a
+ * seq, also across restarts of a durable store and removal of the instance. Frames are kept
+ * within a {@link Retention} budget; the oldest are evicted first.
+ *
+ * <p>Implementations are thread-safe. Nothing they return is a live view of their internals:
+ * results are immutable and frames are immutable values (their payload bytes are shared, not
+ * copied). The contract is small enough for a NATS JetStream implementation to satisfy too.
+ *
+ * <p>Futures returned by {@link #waitForFrames} complete on the thread that appended the
+ * matching frame (or the store's timer thread); attach heavy work with the {@code *Async}
+ * methods of {@link CompletableFuture}.
+ */
+public interface TetherStore extends AutoCloseable {
+  /**
+   * Stores {@code frame} for {@code instance}, creating the instance on first use, and returns the
+   * seq it was given. The stored frame is {@code frame.withSeq(seq)}; a seq the caller set is
+   * ignored. A durable store returns once the frame is committed.
+   *
+   * @throws IllegalArgumentException when {@code instance} is empty
+   * @throws IllegalStateException when the store is closed
+   * @throws java.io.UncheckedIOException when a durable store cannot commit the frame
+   */
+  long append(String instance, Frame frame);
+
+  /**
+   * The frames of {@code instance} matching {@code query}, never waiting. An instance that was
+   * never used yields an empty result.
+   */
+  QueryResult query(String instance, FrameQuery query);
+
+  /**
+   * Completes with matching frames: at once when some exist, else when the first matching frame is
+   * appended, or with an empty {@link QueryResult#timedOut() timed-out} result after
+   * {@code timeout}. A zero or negative timeout behaves as {@link #query}. No thread is held while
+   * waiting; cancelling the future removes the wait. When the instance is removed or the store
+   * closed, the future completes exceptionally with a {@link CancellationException}.
+   */
+  CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout);
+
+  /**
+   * The blocking form of {@link #waitForFrames}: waits at most {@code timeout}.
+   *
+   * @throws InterruptedException when interrupted; the wait is cancelled
+   * @throws CancellationException when the instance is removed or the store closed meanwhile
+   */
+  default QueryResult awaitFrames(String instance, FrameQuery query, Duration timeout)
+      throws InterruptedException {
+    CompletableFuture<QueryResult> f = waitForFrames(instance, query, timeout);
+    try {
+      // The store's own timer completes the future; the extra second only guards against a
+      // stalled timer thread.
+      return f.get(Math.max(0, timeout.toMillis()) + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      f.cancel(false);
+      throw e;
+    } catch (TimeoutException e) {
+      f.cancel(false);
+      throw new IllegalStateException("the store's timer did not complete a wait of " + timeout, e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  /**
+   * Every frame appended to {@code instance} from now on, as stored, in seq order. The subscriber
+   * holds at most {@code bufferFrames} undelivered frames; beyond that frames are dropped and the
+   * subscriber receives a {@link SubscriptionEvent.Lost} event naming the seq range it missed. A
+   * slow subscriber never slows appenders or other subscribers.
+   *
+   * @throws IllegalArgumentException when {@code bufferFrames < 1}
+   */
+  Subscription subscribe(String instance, int bufferFrames);
+
+  /**
+   * Forgets {@code instance}: frees its frames, completes its waits exceptionally with a
+   * {@link CancellationException} and closes its subscriptions. A later append starts a new history
+   * whose seqs continue after the removed one's. Returns whether the instance existed.
+   */
+  boolean remove(String instance);
+
+  /** The highest seq assigned for {@code instance}, or 0 when none was. */
+  long lastSeq(String instance);
+
+  /** Releases resources; waits end as on {@link #remove}. Idempotent. */
+  @Override
+  void close();
+
+  /** Checks an instance name. */
+  static String requireInstance(String instance) {
+    Objects.requireNonNull(instance, "instance");
+    if (instance.isEmpty()) {
+      throw new IllegalArgumentException("instance must not be empty");
+    }
+    return instance;
+  }
+}

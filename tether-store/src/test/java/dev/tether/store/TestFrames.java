@@ -1,0 +1,36 @@
+package dev.tether.store;
+
+import dev.tether.api.Frame;
+import dev.tether.api.RawJson;
+import dev.tether.api.SessionKey;
+
+/** Small frame factories for the store tests. */
+final class TestFrames {
+  private TestFrames() {}
+
+  static Frame frame(String type, SessionKey session, String msgId, String text) {
+    Frame.Builder b = Frame.builder(type).version(1).session(session)
+        .payload(RawJson.of("{\"text\":\"" + text + "\"}"));
+    if (msgId != null) {
+      b.msgId(msgId);
+    }
+    return b.build();
+  }
+
+  static Frame text(SessionKey session, String text) {
+    return frame("assistant.delta", session, null, text);
+  }
+
+  static Frame done(SessionKey session, String replyTo, String text) {
+    return frame("assistant.done", session, replyTo, text);
+  }
+
+  /** A frame whose payload is exactly {@code payloadBytes} bytes long (at least 11). */
+  static Frame sized(String type, SessionKey session, int payloadBytes) {
+    int pad = payloadBytes - "{\"text\":\"\"}".length();
+    if (pad < 0) {
+      throw new IllegalArgumentException("payloadBytes must be >= 11 but was " + payloadBytes);
+    }
+    return frame(type, session, null, "x".repeat(pad));
+  }
+}
