@@ -55,7 +55,7 @@ public final class MemoryTetherStore implements TetherStore {
     return retention;
   }
 
-  private Instance instance(String name) {
+  Instance instance(String name) {
     checkOpen();
     return instances.computeIfAbsent(TetherStore.requireInstance(name),
         n -> new Instance(n, retention, timer, removedSeqs.getOrDefault(n, 0L)));
@@ -65,6 +65,11 @@ public final class MemoryTetherStore implements TetherStore {
     if (closed) {
       throw new IllegalStateException("the store is closed");
     }
+  }
+
+  /** The instance if it exists. */
+  Instance existing(String name) {
+    return instances.get(name);
   }
 
   @Override
