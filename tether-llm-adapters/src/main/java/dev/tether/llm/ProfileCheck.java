@@ -8,7 +8,7 @@ import dev.tether.api.Role;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
 import dev.tether.images.Images;
-import dev.tether.images.internal.Signatures;
+import dev.tether.images.ImageHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -148,7 +148,7 @@ final class ProfileCheck {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    MediaType actual = Signatures.detect(head, n);
+    MediaType actual = ImageHeaders.signature(head, 0, n).orElse(null);
     if (actual != image.mediaType()) {
       throw ImageRuleException.of(index, profile, ImageRule.TYPE_MISMATCH,
           "it is declared as " + image.mediaType().mimeType() + " but its bytes "

@@ -60,6 +60,40 @@ final class Fixtures {
     return s;
   }
 
+  /**
+   * A PNG signature and a real IHDR declaring {@code width x height}, padded with zeros to
+   * {@code totalSize} bytes: enough for header checks and size limits, without the cost of pixels.
+   */
+  static byte[] pngHeader(int width, int height, int totalSize) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(Math.max(totalSize, 33));
+    b.put(new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A});
+    b.putInt(13);
+    int crcFrom = b.position();
+    b.put(new byte[] {'I', 'H', 'D', 'R'}).putInt(width).putInt(height).put(new byte[] {8, 6, 0, 0, 0});
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(b.array(), crcFrom, b.position() - crcFrom);
+    b.putInt((int) crc.getValue());
+    return b.array();
+  }
+
+  static Part.Image pngPart(int width, int height, int totalSize) {
+    return new Part.Image(MediaType.PNG, ImageData.ofBytes(pngHeader(width, height, totalSize)));
+  }
+
+  /** A RIFF/WEBP signature followed by a lossless VP8L header for {@code width x height}. */
+  static byte[] webp(int width, int height) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(30).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.put(new byte[] {'R', 'I', 'F', 'F'}).putInt(22).put(new byte[] {'W', 'E', 'B', 'P', 'V', 'P', '8', 'L'}).putInt(10);
+    b.put((byte) 0x2f);
+    int bits = (width - 1) | (height - 1) << 14;
+    b.putInt(bits);
+    return b.array();
+  }
+
+  static Conversation userTurn(Part... parts) {
+    return new Conversation("", List.of(Turn.user(parts)));
+  }
+
   /** A real PNG of the given size, drawn with a gradient so it does not compress to nothing. */
   static byte[] pngOf(int width, int height) {
     return encode(gradient(width, height, BufferedImage.TYPE_INT_ARGB), "png");
