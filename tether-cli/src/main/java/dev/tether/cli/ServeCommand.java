@@ -80,6 +80,7 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.err.println("tether serve: shutting down");
       server.close();
+      System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
     System.err.println("tether serve: listening on " + server.boundAddress()

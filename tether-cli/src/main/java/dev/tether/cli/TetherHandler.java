@@ -154,7 +154,15 @@ final class TetherHandler extends Handler.Abstract {
   private void ingress(String instance, Request request, Response response, Callback callback) {
     BodyReader.read(request, validator.limits().maxFrameBytes()).whenComplete((body, failure) -> {
       if (failure != null) {
-        fail(response, callback, unwrap(failure));
+        Throwable cause = unwrap(failure);
+        if (cause instanceof TetherException e) {
+          // Refused while the client may still be sending: answer, then discard the rest.
+          long cap = 2L * validator.limits().maxFrameBytes();
+          write(response, ErrorBody.status(e.code()), ErrorBody.of(e),
+              Callback.from(() -> BodyDrainer.drain(request, callback, cap), callback::failed));
+        } else {
+          fail(response, callback, cause);
+        }
         return;
       }
       try {
@@ -264,11 +272,15 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private static boolean send(Response response, Callback callback, int status, byte[] body) {
+    write(response, status, body, callback);
+    return true;
+  }
+
+  private static void write(Response response, int status, byte[] body, Callback written) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-    response.write(true, ByteBuffer.wrap(body), callback);
-    return true;
+    response.write(true, ByteBuffer.wrap(body), written);
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -44,7 +44,7 @@ final class TetherServer implements AutoCloseable {
   private final Address address;
   private boolean stopped;
 
-  private TetherServer(Address address, TetherStore store, String token, int maxThreads) {
+  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads) {
     this.address = address;
     this.store = store;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -68,7 +68,7 @@ final class TetherServer implements AutoCloseable {
     // Long-polls last up to 30 s; the idle timeout must not cut them.
     connector.setIdleTimeout(120_000);
     server.addConnector(connector);
-    this.handler = new TetherHandler(store, FrameValidator.standard(), token);
+    this.handler = new TetherHandler(store, validator, token);
     server.setHandler(new GracefulHandler(handler));
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
@@ -81,6 +81,12 @@ final class TetherServer implements AutoCloseable {
    * @throws IOException when the address is in use or cannot be bound
    */
   static TetherServer start(Address address, TetherStore store, String token, int maxThreads) throws IOException {
+    return start(address, store, FrameValidator.standard(), token, maxThreads);
+  }
+
+  /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
+      throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -89,7 +95,7 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    TetherServer s = new TetherServer(address, store, token, maxThreads);
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads);
     try {
       s.server.start();
     } catch (Exception e) {
