@@ -79,13 +79,8 @@ public final class FrameCodec {
 
   private void requireWithinLimit(long size) {
     if (size > limits.maxFrameBytes()) {
-      throw tooLarge();
+      throw TetherException.frameTooLarge(limits.maxFrameBytes());
     }
-  }
-
-  private TetherException tooLarge() {
-    return TetherException.of(ErrorCode.FRAME_TOO_LARGE,
-        "frame is larger than " + limits.maxFrameBytes() + " bytes; send fewer or smaller images");
   }
 
   /** A body read into one buffer; bytes {@code [0, length)} are valid. */
@@ -102,8 +97,7 @@ public final class FrameCodec {
     while (true) {
       if (length == buffer.length) {
         if (length > maxBytes) {
-          throw TetherException.of(ErrorCode.FRAME_TOO_LARGE,
-              "frame is larger than " + maxBytes + " bytes; send fewer or smaller images");
+          throw TetherException.frameTooLarge(maxBytes);
         }
         buffer = Arrays.copyOf(buffer, (int) Math.min((long) maxBytes + 1, (long) length * 2));
       }
@@ -117,8 +111,7 @@ public final class FrameCodec {
       }
       length += n;
       if (length > maxBytes) {
-        throw TetherException.of(ErrorCode.FRAME_TOO_LARGE,
-            "frame is larger than " + maxBytes + " bytes; send fewer or smaller images");
+        throw TetherException.frameTooLarge(maxBytes);
       }
     }
   }

@@ -41,6 +41,12 @@ public final class TetherException extends RuntimeException {
     return new TetherException(code, imageIndex, message, null);
   }
 
+  /** {@link ErrorCode#FRAME_TOO_LARGE}: the encoded frame exceeds {@code maxFrameBytes}. */
+  public static TetherException frameTooLarge(long maxFrameBytes) {
+    return of(ErrorCode.FRAME_TOO_LARGE,
+        "frame is larger than " + maxFrameBytes + " bytes; send fewer or smaller images");
+  }
+
   public ErrorCode code() {
     return code;
   }

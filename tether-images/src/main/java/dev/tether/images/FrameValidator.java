@@ -66,7 +66,7 @@ public final class FrameValidator {
   public void validate(byte[] wire, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, wire.length);
     if (length > limits.maxFrameBytes()) {
-      throw frameTooLarge();
+      throw TetherException.frameTooLarge(limits.maxFrameBytes());
     }
     FrameScan scan = SCANS.get();
     scan.scanFrame(wire, offset, length);
@@ -179,10 +179,5 @@ public final class FrameValidator {
     return TetherException.of(ErrorCode.TOO_MANY_IMAGES,
         "the message has " + count + " images; at most " + limits.maxImagesPerMessage()
             + " are allowed per message, so send the rest in another message");
-  }
-
-  private TetherException frameTooLarge() {
-    return TetherException.of(ErrorCode.FRAME_TOO_LARGE,
-        "frame is larger than " + limits.maxFrameBytes() + " bytes; send fewer or smaller images");
   }
 }

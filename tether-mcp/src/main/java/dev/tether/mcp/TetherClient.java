@@ -1,0 +1,34 @@
+package dev.tether.mcp;
+
+import dev.tether.api.Frame;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the MCP tools need from a tether host: send a frame into an instance and read its egress.
+ *
+ * <p>This module ships the in-process implementation over a {@code TetherStore}
+ * ({@link StoreTetherClient}); the application adds one over the host's HTTP API. Both are
+ * asynchronous: a long-poll returns a future that completes when frames arrive or the wait ends,
+ * and never holds a thread while it waits, so one MCP server can serve many concurrent polls.
+ *
+ * <p>Failures complete the future exceptionally: {@link UnknownInstanceException} for an
+ * instance the host does not know, {@link dev.tether.api.TetherException} for a frame the host
+ * rejects, and {@link java.io.IOException} (possibly wrapped in a
+ * {@link java.util.concurrent.CompletionException}) when the host cannot be reached.
+ * Implementations must be thread-safe.
+ */
+public interface TetherClient {
+
+  /**
+   * Sends {@code frame} (already validated by the caller) into {@code instance}. The instance
+   * wakes if it was stopped. The future completes once the host has stored the frame.
+   */
+  CompletableFuture<SendReceipt> send(String instance, Frame frame);
+
+  /**
+   * Reads egress frames of one session on the {@code host} channel after
+   * {@link ReadRequest#afterSeq()}. Completes at once when matching frames exist; otherwise
+   * waits up to {@link ReadRequest#waitMs()} for one. Cancelling the future ends the wait.
+   */
+  CompletableFuture<ReadResult> read(String instance, ReadRequest request);
+}

@@ -1,0 +1,125 @@
+package dev.tether.mcp;
+
+import dev.tether.images.FrameValidator;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send} and
+ * {@code tether_read} over a {@link TetherClient}, plus the media and attachment tools when
+ * their sources are configured.
+ *
+ * <pre>{@code
+ * TetherMcpServer tools = TetherMcpServer.builder(new StoreTetherClient(store, instances::contains)).build();
+ * StdioServer.run(tools);                          // or tools.start(anyTransportProvider)
+ * }</pre>
+ *
+ * <p>Tool calls are asynchronous end to end (see {@link #tools()}): a long-polling
+ * {@code tether_read} holds no thread, and other requests proceed while it waits. Every failure a
+ * caller can cause (missing, unknown or wrongly typed arguments, an image that breaks a rule, an
+ * unknown instance) is a tool result with {@code isError: true} whose text is
+ * {@code {"error":{"code":..., "message":..., "image_index":...}}}; the codes are the
+ * {@link dev.tether.api.ErrorCode} names plus {@code INVALID_ARGUMENTS}, {@code UNKNOWN_INSTANCE},
+ * {@code NOT_FOUND}, {@code UNAVAILABLE} and {@code INTERNAL}. The server checks arguments itself
+ * rather than with the SDK's schema validator, so that every error carries such a code.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class TetherMcpServer {
+  /** The name this server reports in the MCP handshake. */
+  public static final String SERVER_NAME = "tether";
+
+  private final String version;
+  private final String instructions;
+  private final List<AsyncToolSpecification> tools;
+
+  private TetherMcpServer(Builder b) {
+    this.version = b.version;
+    this.instructions = b.instructions;
+    List<AsyncToolSpecification> specs = new ArrayList<>();
+    SendTool send = new SendTool(b.client, b.validator);
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
+    ReadTool read = new ReadTool(b.client);
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(ReadTool.NAME), read::call));
+    this.tools = List.copyOf(specs);
+  }
+
+  public static Builder builder(TetherClient client) {
+    return new Builder(client);
+  }
+
+  /**
+   * The tool specifications, for an application that assembles its own SDK server. Each handler
+   * returns a {@code Mono} over a future and never blocks the calling thread.
+   */
+  public List<AsyncToolSpecification> tools() {
+    return tools;
+  }
+
+  /** The JSON mapper the tools expect: Jackson 2, with string limits that fit tether images. */
+  public static McpJsonMapper jsonMapper() {
+    return McpJson.SDK_MAPPER;
+  }
+
+  /**
+   * Starts an SDK server with these tools on {@code transport}. The transport should be built
+   * with {@link #jsonMapper()}. Close the returned server to stop.
+   */
+  public McpAsyncServer start(McpServerTransportProvider transport) {
+    return McpServer.async(transport)
+        .serverInfo(SERVER_NAME, version)
+        .instructions(instructions)
+        .jsonMapper(McpJson.SDK_MAPPER)
+        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .validateToolInputs(false)
+        .tools(tools)
+        .build();
+  }
+
+  /** Configures a {@link TetherMcpServer}. Not thread-safe. */
+  public static final class Builder {
+    private final TetherClient client;
+    private FrameValidator validator = FrameValidator.standard();
+    private String version = "0.1.0";
+    private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
+        + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
+        + " (after_seq = ingress_seq, then next_seq) until an assistant.done frame arrives.";
+
+    private Builder(TetherClient client) {
+      this.client = Objects.requireNonNull(client, "client");
+    }
+
+    /** The validator (and so the limits) applied to images before anything is sent. */
+    public Builder validator(FrameValidator validator) {
+      this.validator = Objects.requireNonNull(validator, "validator");
+      return this;
+    }
+
+    /** The version reported in the MCP handshake. */
+    public Builder version(String version) {
+      Objects.requireNonNull(version, "version");
+      if (version.isBlank()) {
+        throw new IllegalArgumentException("version must not be blank but was '" + version + "'");
+      }
+      this.version = version;
+      return this;
+    }
+
+    /** The instructions the MCP handshake gives the model. */
+    public Builder instructions(String instructions) {
+      this.instructions = Objects.requireNonNull(instructions, "instructions");
+      return this;
+    }
+
+    public TetherMcpServer build() {
+      return new TetherMcpServer(this);
+    }
+  }
+}

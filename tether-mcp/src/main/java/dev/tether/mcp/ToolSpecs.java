@@ -1,0 +1,94 @@
+package dev.tether.mcp;
+
+import dev.tether.api.TetherException;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Turns our asynchronous tool bodies into SDK tool specifications.
+ *
+ * <p>Every body returns a {@link CompletableFuture}; the SDK gets a {@link Mono} over it, so a
+ * long-poll holds no thread and the server's other requests proceed (the stdio transport hands
+ * each request to the session with {@code flatMap}, concurrently). Results are published on
+ * Reactor's parallel scheduler, so turning frames into content never runs on the thread that
+ * completed the future (often a store appender). Cancelling the request cancels the future.
+ *
+ * <p>Any failure, thrown or in the future, becomes a tool result with {@code isError: true} and
+ * a code; nothing becomes a JSON-RPC error, so the model always gets something it can act on.
+ */
+final class ToolSpecs {
+  private static final System.Logger LOG = System.getLogger(ToolSpecs.class.getName());
+
+  private ToolSpecs() {}
+
+  /** The tool described by the resource {@code tools/<name>.json}. */
+  @SuppressWarnings("unchecked")
+  static Tool definition(String name) {
+    Map<String, Object> json = McpJson.resource("tools/" + name + ".json");
+    if (!name.equals(json.get("name"))) {
+      throw new IllegalStateException("tools/" + name + ".json names the tool " + json.get("name"));
+    }
+    Tool.Builder tool = Tool.builder(name, (Map<String, Object>) json.get("inputSchema"))
+        .title((String) json.get("title"))
+        .description((String) json.get("description"));
+    Object annotations = json.get("annotations");
+    if (annotations != null) {
+      tool.annotations(McpJson.MAPPER.convertValue(annotations, ToolAnnotations.class));
+    }
+    return tool.build();
+  }
+
+  static AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CompletableFuture<CallToolResult>> body) {
+    return AsyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body, request.arguments()))
+            .publishOn(Schedulers.parallel())
+            .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
+        .build();
+  }
+
+  private static CompletableFuture<CallToolResult> start(
+      Function<Map<String, Object>, CompletableFuture<CallToolResult>> body, Map<String, Object> arguments) {
+    try {
+      return body.apply(arguments);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  static ToolError classify(String tool, Throwable failure) {
+    Throwable e = failure;
+    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+      e = e.getCause();
+    }
+    if (e instanceof ToolError error) {
+      return error;
+    }
+    if (e instanceof TetherException tether) {
+      return ToolError.from(tether);
+    }
+    if (e instanceof UnknownInstanceException unknown) {
+      return ToolError.of(ToolError.UNKNOWN_INSTANCE,
+          unknown.getMessage() + "; check the instance handle or ID (the host's instance list shows them)", unknown);
+    }
+    if (e instanceof IOException || e instanceof UncheckedIOException || e instanceof TimeoutException) {
+      LOG.log(System.Logger.Level.WARNING, tool + ": host unavailable", e);
+      return ToolError.of(ToolError.UNAVAILABLE, tool + " could not reach the tether host: " + e.getMessage()
+          + "; try again shortly", e);
+    }
+    LOG.log(System.Logger.Level.ERROR, tool + " failed", e);
+    return ToolError.of(ToolError.INTERNAL, tool + " failed: " + e, e);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.tether.mcp;
+
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link TestServerMain} in a child JVM on the test classpath, driven by the MCP SDK's own
+ * client over the child's stdin and stdout. Stderr lines are collected for diagnostics.
+ */
+final class ChildServer implements AutoCloseable {
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  final McpAsyncClient client;
+  final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+
+  private ChildServer(McpAsyncClient client) {
+    this.client = client;
+  }
+
+  static ChildServer start(String... extraArgs) {
+    List<String> args = new ArrayList<>(javaCommand());
+    args.remove(0);
+    args.addAll(List.of(extraArgs));
+    ServerParameters params = ServerParameters.builder(javaCommand().get(0)).args(args).build();
+    StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper());
+    McpAsyncClient client = McpClient.async(transport).requestTimeout(TIMEOUT).build();
+    ChildServer child = new ChildServer(client);
+    transport.setStdErrorHandler(child.stderr::add);
+    client.initialize().block(TIMEOUT);
+    return child;
+  }
+
+  /** {@code java -cp <test classpath> dev.tether.mcp.TestServerMain}. */
+  static List<String> javaCommand() {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    return List.of(java, "-Xmx512m", "-cp", classpath, TestServerMain.class.getName());
+  }
+
+  CallToolResult call(String tool, Map<String, Object> arguments) {
+    return client.callTool(CallToolRequest.builder(tool).arguments(arguments).build()).block(TIMEOUT);
+  }
+
+  /** The first content item's text. */
+  static String text(CallToolResult result) {
+    return ((TextContent) result.content().get(0)).text();
+  }
+
+  @Override
+  public void close() {
+    client.closeGracefully().block(Duration.ofSeconds(10));
+  }
+}

@@ -1,0 +1,63 @@
+package dev.tether.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tether.api.Frame;
+import dev.tether.api.Frames;
+import dev.tether.api.Image;
+import dev.tether.api.MediaType;
+import dev.tether.api.SessionKey;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.awt.Color;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The conversion of a read into MCP content, and the arguments the tool passes to the client. */
+class ReadToolTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void toResult_withGap_keepsStubsAndAddsTheEvictionReport() throws Exception {
+    Image gif = new Image(MediaType.GIF, TestImages.base64("gif", 2, 2, Color.RED));
+    Frame done = Frames.assistantDone(SessionKey.host("s"), "m", "chart", List.of(gif)).withSeq(7);
+
+    CallToolResult result = ReadTool.toResult(new ReadResult(List.of(done), 7, false, true, 5));
+
+    JsonNode body = JSON.readTree(((TextContent) result.content().get(0)).text());
+    assertEquals(true, body.get("gap").asBoolean());
+    assertEquals(5, body.get("oldest_seq").asLong());
+    assertEquals(7, body.get("next_seq").asLong());
+    assertEquals(0, body.get("frames").get(0).get("payload").get("images").get(0).get("_mcp_index").asInt());
+    ImageContent image = assertInstanceOf(ImageContent.class, result.content().get(1));
+    assertEquals(new ImageContent(null, gif.data(), "image/gif", null), image);
+  }
+
+  @Test
+  void call_passesClampedLimitsAndDefaultsToTheClient() {
+    RecordingClient client = new RecordingClient();
+    ReadTool tool = new ReadTool(client);
+
+    tool.call(Map.of("instance", "vm")).join();
+    tool.call(Map.of("instance", "vm", "session_id", "x", "after_seq", 9, "limit", 5000, "wait_ms", 90_000,
+        "types", List.of("assistant.done"), "reply_to_msg_id", "host-1")).join();
+
+    assertEquals(new ReadRequest("default", 0, 50, 0, List.of(), java.util.Optional.empty()), client.reads.get(0));
+    assertEquals(new ReadRequest("x", 9, 200, 30_000, List.of("assistant.done"), java.util.Optional.of("host-1")),
+        client.reads.get(1));
+  }
+
+  @Test
+  void builder_failsFastOnABlankVersion() {
+    TetherMcpServer.Builder builder = TetherMcpServer.builder(new RecordingClient());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> builder.version(" "));
+    assertEquals("version must not be blank but was ' '", e.getMessage());
+    assertThrows(NullPointerException.class, () -> TetherMcpServer.builder(null));
+  }
+}

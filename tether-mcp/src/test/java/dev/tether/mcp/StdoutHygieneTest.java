@@ -1,0 +1,100 @@
+package dev.tether.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The child server's raw stdout, read without any MCP library: every line is one JSON-RPC 2.0
+ * message, even when code in the process prints to {@code System.out}; such output shows up on
+ * stderr instead. Closing stdin ends the process.
+ */
+class StdoutHygieneTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void stdout_carriesOnlyJsonRpc_strayPrintsGoToStderr_andEofStopsTheServer() throws Exception {
+    List<String> command = new ArrayList<>(ChildServer.javaCommand());
+    command.add("--stray-stdout");
+    Process process = new ProcessBuilder(command).start();
+    CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+    try {
+      BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      OutputStream stdin = process.getOutputStream();
+
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+      JsonNode init = response(stdout, 1);
+      assertEquals("tether", init.get("result").get("serverInfo").get("name").asText());
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      // A message makes the test server print to System.out (see TestServerMain).
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"tether_send\","
+          + "\"arguments\":{\"instance\":\"agent1\",\"text\":\"hi\"}}}");
+      JsonNode sent = response(stdout, 2);
+      assertEquals(false, sent.get("result").get("isError").asBoolean(), sent.toString());
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"tether_read\","
+          + "\"arguments\":{\"instance\":\"agent1\",\"wait_ms\":10000,\"types\":[\"assistant.done\"]}}}");
+      JsonNode read = response(stdout, 3);
+      assertTrue(read.get("result").get("content").get(0).get("text").asText().contains("first answer to: hi"));
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
+      assertEquals(2, response(stdout, 4).get("result").get("tools").size());
+
+      stdin.close();
+      assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the server should exit when stdin ends");
+      assertEquals(0, process.exitValue());
+      String rest = readAll(process.getInputStream());
+      for (String line : rest.split("\n")) {
+        if (!line.isBlank()) {
+          assertEquals("2.0", JSON.readTree(line).get("jsonrpc").asText(), line);
+        }
+      }
+      assertTrue(stderr.get(30, TimeUnit.SECONDS).contains(TestServerMain.STRAY_LINE), "stray print on stderr");
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  private static void write(OutputStream stdin, String line) throws Exception {
+    stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    stdin.flush();
+  }
+
+  /** Reads lines until the response with {@code id}; every line read must be JSON-RPC 2.0. */
+  private static JsonNode response(BufferedReader stdout, int id) throws Exception {
+    while (true) {
+      String line = stdout.readLine();
+      if (line == null) {
+        throw new AssertionError("stdout ended before the response to request " + id);
+      }
+      JsonNode message;
+      try {
+        message = JSON.readTree(line);
+      } catch (Exception e) {
+        throw new AssertionError("stdout carried a line that is not JSON: " + line, e);
+      }
+      assertEquals("2.0", message.path("jsonrpc").asText(), "not JSON-RPC 2.0: " + line);
+      if (message.has("id") && message.get("id").asInt() == id) {
+        return message;
+      }
+    }
+  }
+
+  private static String readAll(java.io.InputStream in) {
+    try {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+}

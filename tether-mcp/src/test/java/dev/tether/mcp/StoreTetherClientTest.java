@@ -1,0 +1,129 @@
+package dev.tether.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tether.api.Frame;
+import dev.tether.api.Frames;
+import dev.tether.api.Payload;
+import dev.tether.api.SessionKey;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Retention;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The in-process client over a real {@link MemoryTetherStore}. */
+class StoreTetherClientTest {
+  private static final String VM = "vm1";
+  private static final SessionKey SESSION = SessionKey.host("s");
+
+  private final MemoryTetherStore store = MemoryTetherStore.create();
+  private final StoreTetherClient client = new StoreTetherClient(store, Set.of(VM)::contains);
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void send_appendsTheFrameAndReportsItsSeq() throws Exception {
+    store.append(VM, Frames.presence(SESSION, "x", "idle"));
+    Frame message = Frames.hostUserMessage("s", "hello", List.of());
+
+    SendReceipt receipt = client.send(VM, message).get();
+
+    assertEquals(new SendReceipt(message.msgId().orElseThrow(), "s", 2), receipt);
+    assertEquals(message.withSeq(2), store.retained(VM).get(1));
+  }
+
+  @Test
+  void unknownInstance_failsBothCallsWithoutTouchingTheStore() {
+    ExecutionException send = assertThrows(ExecutionException.class,
+        () -> client.send("vm2", Frames.hostUserMessage("s", "hi", List.of())).get());
+    assertEquals("vm2", assertInstanceOf(UnknownInstanceException.class, send.getCause()).instance());
+    ExecutionException read = assertThrows(ExecutionException.class, () -> client.read("vm2", ReadRequest.after(0)).get());
+    assertInstanceOf(UnknownInstanceException.class, read.getCause());
+    assertEquals(0, store.lastSeq("vm2"));
+  }
+
+  @Test
+  void read_leavesOutTheSessionsOwnMessages() throws Exception {
+    store.append(VM, Frames.hostUserMessage("s", "q", List.of()));
+    store.append(VM, Frames.presence(SESSION, "m", "thinking"));
+    store.append(VM, Frames.hostUserMessage("s", "q2", List.of()));
+    store.append(VM, Frames.assistantDone(SESSION, "m", "a", List.of()));
+
+    ReadResult result = client.read(VM, request(0, 0)).get();
+
+    assertEquals(List.of("status.presence", "assistant.done"), result.frames().stream().map(Frame::type).toList());
+    assertEquals(4, result.nextSeq());
+    assertFalse(result.timedOut());
+  }
+
+  @Test
+  void longPoll_waitsPastNewUserMessagesUntilTheAgentAnswers() throws Exception {
+    CompletableFuture<ReadResult> poll = client.read(VM, request(0, 30_000));
+    assertFalse(poll.isDone());
+
+    store.append(VM, Frames.hostUserMessage("s", "another question", List.of()));
+    assertFalse(poll.isDone(), "a user.message on the session is not an answer");
+    assertEquals(1, store.pendingWaits(VM), "the wait goes on from after the user.message");
+
+    long seq = store.append(VM, Frames.assistantDone(SESSION, "m", "answer", List.of()));
+    ReadResult result = poll.get(10, TimeUnit.SECONDS);
+    assertEquals(List.of(seq), result.frames().stream().map(Frame::seq).toList());
+    assertEquals(seq, result.nextSeq());
+  }
+
+  @Test
+  void cancellingAPoll_removesTheStoreWait() {
+    CompletableFuture<ReadResult> poll = client.read(VM, request(0, 30_000));
+    assertEquals(1, store.pendingWaits(VM));
+
+    poll.cancel(false);
+
+    assertEquals(0, store.pendingWaits(VM));
+  }
+
+  @Test
+  void read_reportsAGapWhenFramesAfterTheCursorWereEvicted() throws Exception {
+    try (MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(2).build())) {
+      StoreTetherClient smallClient = new StoreTetherClient(small, Set.of(VM)::contains);
+      for (int i = 0; i < 5; i++) {
+        small.append(VM, Frames.assistantDone(SESSION, "m", "answer " + i, List.of()));
+      }
+
+      ReadResult result = smallClient.read(VM, request(0, 0)).get();
+
+      assertTrue(result.gap());
+      assertEquals(4, result.oldestSeq());
+      assertEquals(List.of(4L, 5L), result.frames().stream().map(Frame::seq).toList());
+    }
+  }
+
+  @Test
+  void read_filtersByTypeAndReply() throws Exception {
+    store.append(VM, Frames.assistantDone(SESSION, "a", "for a", List.of()));
+    store.append(VM, Frames.assistantDelta(SESSION, "b", "partial b"));
+    long wanted = store.append(VM, Frames.assistantDone(SESSION, "b", "for b", List.of()));
+
+    ReadRequest request = new ReadRequest("s", 0, 50, 0, List.of("assistant.done"), Optional.of("b"));
+    ReadResult result = client.read(VM, request).get();
+
+    assertEquals(List.of(wanted), result.frames().stream().map(Frame::seq).toList());
+    assertEquals("for b", ((Payload.AssistantDone) result.frames().get(0).payloadView()).text());
+  }
+
+  private static ReadRequest request(long afterSeq, long waitMs) {
+    return new ReadRequest("s", afterSeq, 50, waitMs, List.of(), Optional.empty());
+  }
+}
