@@ -37,11 +37,15 @@ final class TetherHttpClient implements AutoCloseable {
     private static final long serialVersionUID = 1L;
     final int status;
     final String code;
+    final String detail;
+    final int imageIndex;
 
-    HttpError(int status, String code, String message) {
+    HttpError(int status, String code, String message, int imageIndex) {
       super(status + " " + code + ": " + message);
       this.status = status;
       this.code = code;
+      this.detail = message;
+      this.imageIndex = imageIndex;
     }
   }
 
@@ -146,8 +150,16 @@ final class TetherHttpClient implements AutoCloseable {
     return r;
   }
 
+  /** Sends {@code r}; cancelling the returned future aborts the request (a long-poll ends at once). */
   private static CompletableFuture<JsonNode> exchange(Request r) {
-    return new CompletableResponseListener(r, MAX_RESPONSE_BYTES).send().thenApply(TetherHttpClient::json);
+    CompletableFuture<ContentResponse> sent = new CompletableResponseListener(r, MAX_RESPONSE_BYTES).send();
+    CompletableFuture<JsonNode> result = sent.thenApply(TetherHttpClient::json);
+    result.whenComplete((n, t) -> {
+      if (result.isCancelled()) {
+        r.abort(new java.util.concurrent.CancellationException("cancelled by the caller"));
+      }
+    });
+    return result;
   }
 
   private static JsonNode json(ContentResponse response) {
@@ -156,12 +168,13 @@ final class TetherHttpClient implements AutoCloseable {
       node = Json.MAPPER.readTree(response.getContent());
     } catch (IOException e) {
       throw new java.util.concurrent.CompletionException(
-          new HttpError(response.getStatus(), "BAD_RESPONSE", "the host answered with non-JSON: " + e.getMessage()));
+          new HttpError(response.getStatus(), "BAD_RESPONSE", "the host answered with non-JSON: " + e.getMessage(), -1));
     }
     if (response.getStatus() / 100 != 2) {
       JsonNode err = node.path("error");
       throw new java.util.concurrent.CompletionException(
-          new HttpError(response.getStatus(), err.path("code").asText("HTTP_" + response.getStatus()), err.path("message").asText()));
+          new HttpError(response.getStatus(), err.path("code").asText("HTTP_" + response.getStatus()),
+              err.path("message").asText(), err.path("image_index").asInt(-1)));
     }
     return node;
   }
