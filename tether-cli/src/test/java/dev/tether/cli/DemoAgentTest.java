@@ -1,0 +1,156 @@
+package dev.tether.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tether.api.Frame;
+import dev.tether.api.FrameCodec;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.Frames;
+import dev.tether.api.Payload;
+import dev.tether.api.SessionKey;
+import dev.tether.api.Turn;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.QueryResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The demo agent against an in-process server on a real socket. */
+class DemoAgentTest {
+  private static final String INSTANCE = "vm";
+
+  @TempDir Path dir;
+  private TetherServer server;
+  private TetherHttpClient client;
+  private Thread agentThread;
+  private DemoAgent agent;
+
+  @BeforeEach
+  void start() throws Exception {
+    Address.Unix address = new Address.Unix(dir.resolve("t.sock"));
+    server = TetherServer.start(address, MemoryTetherStore.create(), null, 16);
+    client = new TetherHttpClient(address, null);
+  }
+
+  private void startAgent(Replier replier) throws InterruptedException {
+    agent = new DemoAgent(client, INSTANCE, replier);
+    CountDownLatch ready = new CountDownLatch(1);
+    agentThread = new Thread(() -> {
+      try {
+        agent.run(0, ready::countDown);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    agentThread.setDaemon(true);
+    agentThread.start();
+    assertTrue(ready.await(30, TimeUnit.SECONDS));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    server.close();
+    client.close();
+  }
+
+  private long send(Frame f) throws Exception {
+    return server.store().append(INSTANCE, f);
+  }
+
+  /** Every frame answering {@code msgId}, up to and including its status.presence idle. */
+  private List<Frame> replyTo(SessionKey session, String msgId) throws Exception {
+    List<Frame> frames = new ArrayList<>();
+    long cursor = 0;
+    while (frames.stream().noneMatch(f -> f.type().equals(FrameTypes.STATUS_PRESENCE) && f.payload().toString().contains("idle"))) {
+      QueryResult r = server.store().awaitFrames(INSTANCE,
+          FrameQuery.builder().session(session).replyToMsgId(msgId).afterSeq(cursor).build(), Duration.ofSeconds(20));
+      assertTrue(!r.timedOut(), "no reply to " + msgId + " so far: " + frames);
+      frames.addAll(r.frames().stream().filter(f -> !f.isHostToGuest()).toList());
+      cursor = r.nextSeq();
+    }
+    return frames;
+  }
+
+  private static Payload.AssistantDone done(List<Frame> frames) {
+    return frames.stream().filter(f -> f.type().equals(FrameTypes.ASSISTANT_DONE))
+        .map(f -> (Payload.AssistantDone) f.payloadView()).findFirst().orElseThrow();
+  }
+
+  @Test
+  void answer_followsTheProtocolOrder_withTheRequestsMsgId() throws Exception {
+    startAgent(new DemoReplier());
+    SessionKey s = SessionKey.host("a");
+    send(Frames.userMessage(s, "m-1", "hello", List.of(), null));
+    List<Frame> reply = replyTo(s, "m-1");
+    List<String> types = reply.stream().map(Frame::type).toList();
+    assertEquals(FrameTypes.STATUS_PRESENCE, types.get(0));
+    assertEquals("thinking", ((Payload.Presence) reply.get(0).payloadView()).state());
+    assertEquals(FrameTypes.ASSISTANT_DONE, types.get(types.size() - 2));
+    assertEquals("idle", ((Payload.Presence) reply.get(types.size() - 1).payloadView()).state());
+    assertTrue(types.subList(1, types.size() - 2).stream().allMatch(FrameTypes.ASSISTANT_DELTA::equals), types.toString());
+    StringBuilder joined = new StringBuilder();
+    reply.stream().filter(f -> f.type().equals(FrameTypes.ASSISTANT_DELTA))
+        .forEach(f -> joined.append(((Payload.AssistantDelta) f.payloadView()).text()));
+    assertEquals(done(reply).text(), joined.toString(), "the deltas add up to the done text");
+    assertTrue(done(reply).text().startsWith("You said: hello"), done(reply).text());
+  }
+
+  @Test
+  void sessions_areKeyedByChannelAndId() throws Exception {
+    startAgent(new DemoReplier());
+    SessionKey host = SessionKey.host("42");
+    SessionKey telegram = new SessionKey("telegram", "42");
+    send(Frames.userMessage(host, "h1", "one", List.of(), null));
+    assertTrue(done(replyTo(host, "h1")).text().contains("session turn 1"));
+    send(Frames.userMessage(host, "h2", "two", List.of(), null));
+    assertTrue(done(replyTo(host, "h2")).text().contains("session turn 2"));
+    send(Frames.userMessage(telegram, "t1", "three", List.of(), null));
+    Payload.AssistantDone t = done(replyTo(telegram, "t1"));
+    assertTrue(t.text().contains("session turn 1"), "telegram:42 is not host:42: " + t.text());
+  }
+
+  @Test
+  void controlCancel_stopsTheAnswer_andDoneSaysCancelled() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    startAgent(new Replier() {
+      @Override
+      public Reply reply(List<Turn> history, Payload.UserMessage message, Consumer<String> deltas, BooleanSupplier cancelled)
+          throws InterruptedException {
+        deltas.accept("partial");
+        started.countDown();
+        for (int i = 0; i < 3000 && !cancelled.getAsBoolean(); i++) {
+          Thread.sleep(10);
+        }
+        return new Reply(cancelled.getAsBoolean() ? "partial" : "finished without a cancel", List.of());
+      }
+
+      @Override
+      public String describe() {
+        return "slow";
+      }
+    });
+    SessionKey s = SessionKey.host("c");
+    send(Frames.userMessage(s, "long-1", "take your time", List.of(), null));
+    assertTrue(started.await(20, TimeUnit.SECONDS));
+    send(Frame.of(s, "long-1", new Payload.Cancel(Map.of())));
+    List<Frame> reply = replyTo(s, "long-1");
+    Frame doneFrame = reply.stream().filter(f -> f.type().equals(FrameTypes.ASSISTANT_DONE)).findFirst().orElseThrow();
+    assertEquals("partial", ((Payload.AssistantDone) doneFrame.payloadView()).text());
+    assertTrue(new String(FrameCodec.standard().write(doneFrame)).contains("\"cancelled\":true"));
+  }
+}
