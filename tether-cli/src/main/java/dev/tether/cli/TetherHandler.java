@@ -34,7 +34,9 @@ import org.eclipse.jetty.util.Fields;
  * {@code CompletableFuture} and holds no thread until frames arrive or the wait times out; the
  * response is then written from a pool thread. Waits in progress are tracked so that
  * {@link #beginShutdown()} can answer each of them at once (an empty, timed-out page) before the
- * server stops, instead of letting them be cut off.
+ * server stops, instead of letting them be cut off. A client that disconnects during a long-poll
+ * is not noticed until the wait ends (HTTP/1.1 has no read interest while a GET is handled), which
+ * costs a waiter entry for at most {@code wait_ms}, never a thread.
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns
