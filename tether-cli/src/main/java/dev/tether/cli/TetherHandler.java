@@ -46,7 +46,7 @@ import org.eclipse.jetty.util.Fields;
  *       {@code {frames, next_seq, timed_out}} (and {@code gap}, {@code oldest_seq}).
  *   <li>{@code GET /v1/instances/{id}/tether/stream}: NDJSON of stored frames, all channels
  *       unless filtered, from {@code after_seq} (default: only frames stored from now on).
- *   <li>{@code GET /v1/health}: {@code {"ok":true}}.
+ *   <li>{@code GET /v1/health}: {@code {"ok":true,"waits":N}}, N the long-polls and streams waiting.
  * </ul>
  *
  * Thread-safe.
@@ -110,7 +110,7 @@ final class TetherHandler extends Handler.Abstract {
     String path = request.getHttpURI().getDecodedPath();
     String method = request.getMethod();
     if ("/v1/health".equals(path)) {
-      return send(response, callback, 200, "{\"ok\":true}\n".getBytes(StandardCharsets.US_ASCII));
+      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + waits.size() + "}\n").getBytes(StandardCharsets.US_ASCII));
     }
     String[] parts = path.split("/", -1);
     // "", "v1", "instances", id, "tether" [, "poll" | "stream"]

@@ -120,10 +120,10 @@ final class TetherHttpClient implements AutoCloseable {
     return exchange(r).thenApply(TetherHttpClient::page);
   }
 
-  /** {@code GET /v1/health}. */
-  CompletableFuture<Boolean> health() {
+  /** {@code GET /v1/health}: the number of waits (long-polls and streams) the host holds. */
+  CompletableFuture<Integer> waitsHeld() {
     return exchange(request(HttpMethod.GET, "/v1/health").timeout(10, TimeUnit.SECONDS))
-        .thenApply(n -> n.path("ok").asBoolean());
+        .thenApply(n -> n.path("waits").asInt());
   }
 
   private static Page page(JsonNode node) {

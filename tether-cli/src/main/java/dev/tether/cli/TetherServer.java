@@ -36,6 +36,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 final class TetherServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TetherServer.class.getName());
+  private static final int ACCEPT_QUEUE = 1024;
 
   private final Server server;
   private final TetherHandler handler;
@@ -57,12 +58,16 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
       c.setUnixDomainPath(unix.path());
+      // The default backlog is tiny for Unix sockets, where a full queue fails connect() at once
+      // (EAGAIN) instead of retrying as TCP does; a burst of clients needs room.
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
       connector = c;
     } else {
       Address.Tcp tcp = (Address.Tcp) address;
       ServerConnector c = new ServerConnector(server, http);
       c.setHost(tcp.host());
       c.setPort(tcp.port());
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
       connector = c;
     }
     // Long-polls last up to 30 s; the idle timeout must not cut them.
