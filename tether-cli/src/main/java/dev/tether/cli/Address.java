@@ -99,6 +99,12 @@ sealed interface Address {
     if (runtime != null && !runtime.isBlank()) {
       return new Unix(Path.of(runtime, "tether.sock"));
     }
-    return new Unix(Path.of(System.getProperty("user.home"), ".tether", "tether.sock"));
+    return new Unix(Path.of(home(), ".tether", "tether.sock"));
+  }
+
+  /** {@code $HOME} when set (as the shell sees it), else the JVM's {@code user.home}. */
+  static String home() {
+    String home = System.getenv("HOME");
+    return home != null && !home.isBlank() ? home : System.getProperty("user.home");
   }
 }

@@ -14,7 +14,7 @@ final class Tokens {
   private Tokens() {}
 
   static Path defaultFile() {
-    return Path.of(System.getProperty("user.home"), ".tether", "token");
+    return Path.of(Address.home(), ".tether", "token");
   }
 
   /** The token in {@code file}; when the file is missing, a new random one written with mode 0600. */
