@@ -21,6 +21,8 @@ final class BodyReader implements Runnable {
   /** The bytes {@code [0, length)} of {@code buffer}. */
   record Body(byte[] buffer, int length) {}
 
+  private static final long INITIAL_MAX = 1 << 20;
+
   private final Request request;
   private final int maxBytes;
   private final CompletableFuture<Body> result = new CompletableFuture<>();
@@ -39,7 +41,9 @@ final class BodyReader implements Runnable {
       reader.result.completeExceptionally(tooLarge(maxBytes));
       return reader.result;
     }
-    reader.buffer = new byte[(int) Math.max(256, Math.min(declared < 0 ? 8192 : declared, maxBytes + 1L))];
+    // Start from the declared length but at most 1 MiB: a client that declares 28 MiB and then
+    // sends nothing must not make the server hold 28 MiB for it.
+    reader.buffer = new byte[(int) Math.max(256, Math.min(declared < 0 ? 8192 : declared, Math.min(INITIAL_MAX, maxBytes + 1L)))];
     reader.run();
     return reader.result;
   }

@@ -205,20 +205,29 @@ final class TetherHandler extends Handler.Abstract {
     new StreamLoop(instance, params, request, response, callback).next(start);
   }
 
-  /** One NDJSON stream: wait, write, wait again, until the client leaves or the server stops. */
+  /**
+   * One NDJSON stream: wait, write, wait again, until the client leaves or the server stops. One
+   * failure listener per stream cancels whichever wait is current.
+   */
   private final class StreamLoop {
     private final String instance;
     private final PollParams params;
-    private final Request request;
     private final Response response;
     private final Callback callback;
+    private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<QueryResult>> current =
+        new java.util.concurrent.atomic.AtomicReference<>();
 
     StreamLoop(String instance, PollParams params, Request request, Response response, Callback callback) {
       this.instance = instance;
       this.params = params;
-      this.request = request;
       this.response = response;
       this.callback = callback;
+      request.addFailureListener(t -> {
+        CompletableFuture<QueryResult> w = current.get();
+        if (w != null) {
+          w.cancel(false);
+        }
+      });
     }
 
     void next(long cursor) {
@@ -228,7 +237,13 @@ final class TetherHandler extends Handler.Abstract {
       }
       CompletableFuture<QueryResult> wait =
           store.waitForFrames(instance, params.query().withAfterSeq(cursor), STREAM_HEARTBEAT);
-      track(wait, request);
+      current.set(wait);
+      if (!wait.isDone()) {
+        waits.add(wait);
+        if (shuttingDown) {
+          wait.cancel(false);
+        }
+      }
       wait.whenCompleteAsync((result, failure) -> {
         waits.remove(wait);
         if (failure != null) {
