@@ -76,9 +76,28 @@ public final class Frame {
     return b;
   }
 
-  /** This frame with {@code seq} set; the payload bytes are shared, not copied. */
+  private Frame(Frame other, long seq) {
+    this.version = other.version;
+    this.type = other.type;
+    this.ts = other.ts;
+    this.session = other.session;
+    this.msgId = other.msgId;
+    this.seq = seq;
+    this.payload = other.payload;
+    this.extensions = other.extensions; // already unmodifiable
+  }
+
+  /**
+   * This frame with {@code seq} set; the payload bytes are shared, not copied.
+   *
+   * @throws IllegalArgumentException when {@code seq} is negative
+   */
   public Frame withSeq(long seq) {
-    return toBuilder().seq(seq).build();
+    if (seq < 0) {
+      throw new IllegalArgumentException("seq must be >= 0 but was " + seq);
+    }
+    // Stores call this on every append: copy the fields directly, without a builder and its map.
+    return new Frame(this, seq);
   }
 
   /** The protocol version {@code v}; 1 when the frame did not say. */

@@ -60,13 +60,20 @@ final class ClaudeWriter implements RequestWriter {
     } else if (part instanceof Part.ToolResult result) {
       g.writeStringField("type", "tool_result");
       g.writeStringField("tool_use_id", result.toolUseId());
-      g.writeArrayFieldStart("content");
+      boolean any = false;
       for (Part inner : result.content()) {
-        if (!(inner instanceof Part.Text t && t.text().isEmpty())) {
-          block(inner, out);
+        if (inner instanceof Part.Text t && t.text().isEmpty()) {
+          continue;
         }
+        if (!any) {
+          g.writeArrayFieldStart("content");
+          any = true;
+        }
+        block(inner, out);
       }
-      g.writeEndArray();
+      if (any) {
+        g.writeEndArray();
+      }
       if (result.isError()) {
         g.writeBooleanField("is_error", true);
       }

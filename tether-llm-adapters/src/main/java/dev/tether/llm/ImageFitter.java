@@ -22,10 +22,17 @@ import javax.imageio.stream.ImageOutputStream;
  * PNG or JPEG is re-encoded (JPEG at falling quality) and downscaled until it is within the
  * profile's side and size limits. WebP cannot be fitted: the JDK has no WebP codec.
  *
- * <p>Stateless; runs headless (no AWT window system is touched).
+ * <p>Stateless and thread-safe; uses only {@code BufferedImage} and ImageIO, which need no display.
+ * The header is checked before decoding, so a file claiming more than {@link #MAX_FIT_PIXELS}
+ * pixels is refused instead of exhausting the heap.
  */
 final class ImageFitter {
   private static final int MAX_ATTEMPTS = 12;
+  /**
+   * 40 megapixels: the largest image fitting decodes (160 MB as ARGB). The header is read first,
+   * so a small file that claims huge dimensions (a decompression bomb) is refused, not decoded.
+   */
+  static final long MAX_FIT_PIXELS = 40_000_000L;
   private static final float[] JPEG_QUALITIES = {0.9f, 0.8f, 0.7f, 0.6f};
 
   record Fitted(Part.Image image, FitReport.Change change) {}
@@ -33,7 +40,6 @@ final class ImageFitter {
   private ImageFitter() {}
 
   static Fitted fit(ProviderProfile profile, Part.Image image, int index, int maxDimension, List<String> reasons) {
-    System.setProperty("java.awt.headless", System.getProperty("java.awt.headless", "true"));
     MediaType from = image.mediaType();
     if (from == MediaType.WEBP) {
       throw ImageRuleException.of(index, profile, profile.formats().contains(from) ? ImageRule.SIZE : ImageRule.FORMAT,
@@ -43,6 +49,12 @@ final class ImageFitter {
     if (target == null) {
       throw ImageRuleException.of(index, profile, ImageRule.FORMAT,
           reasons.get(0) + ", and fitting can only produce PNG or JPEG, which this profile does not accept");
+    }
+    Pixels.Size declared = Pixels.of(image, index, profile);
+    if ((long) declared.width() * declared.height() > MAX_FIT_PIXELS) {
+      throw ImageRuleException.of(index, profile, profile.formats().contains(from) ? ImageRule.DIMENSIONS : ImageRule.FORMAT,
+          reasons.get(0) + ", and at " + declared.width() + "x" + declared.height()
+              + " px it is too large to fit automatically (the limit is " + MAX_FIT_PIXELS + " pixels); downscale it first");
     }
     BufferedImage source = read(image.data(), profile, index);
     int width = source.getWidth();

@@ -47,4 +47,9 @@ public final class ImageRuleException extends RuntimeException {
   public ImageRule rule() {
     return rule;
   }
+
+  /** The wire error code for the rule, for HTTP and MCP error bodies. */
+  public dev.tether.api.ErrorCode errorCode() {
+    return rule.errorCode();
+  }
 }

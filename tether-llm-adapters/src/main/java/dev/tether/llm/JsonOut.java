@@ -22,7 +22,10 @@ import java.util.Base64;
  * stream directly. Not thread-safe; one per request being written.
  */
 final class JsonOut implements AutoCloseable {
+  /** Also reads trees back ({@link LlmRequest#toTree()}): no cap on string length (images are big). */
   static final JsonFactory FACTORY = JsonFactory.builder()
+      .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE).build())
       .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
       .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
       .build();

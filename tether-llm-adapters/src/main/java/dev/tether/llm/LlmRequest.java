@@ -58,6 +58,10 @@ public final class LlmRequest {
     Objects.requireNonNull(profile, "profile");
     Objects.requireNonNull(conversation, "conversation");
     Objects.requireNonNull(options, "options");
+    if (profile.provider() == Provider.CLAUDE && options.maxTokens() == 0) {
+      throw new IllegalArgumentException("maxTokens must be > 0 for " + profile.provider().displayName()
+          + ", which requires max_tokens, but was 0");
+    }
     ProfileCheck.Result result = ProfileCheck.check(profile, conversation, options.fitImages());
     return new LlmRequest(profile, result.conversation(), options, result.report());
   }

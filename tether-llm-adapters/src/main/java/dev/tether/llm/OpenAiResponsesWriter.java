@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * OpenAI Responses: the system prompt as {@code instructions}; user content as
  * {@code input_text} and {@code input_image} (whose {@code image_url} is a data URI string, not
- * an object); assistant text as an assistant message; tool uses as {@code function_call} items
+ * an object); assistant text as an assistant message with string content (every message item
+ * says {@code "type":"message"}, which the official SDK needs to tell items apart); tool uses as {@code function_call} items
  * and tool results as {@code function_call_output} items, whose {@code output} is a string, or a
  * list of {@code input_text} and {@code input_image} when the result has images.
  */
@@ -70,6 +71,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
       return;
     }
     g.writeStartObject();
+    g.writeStringField("type", "message");
     g.writeStringField("role", "user");
     g.writeArrayFieldStart("content");
     for (Part part : content) {
@@ -101,6 +103,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
     boolean hasUse = parts.stream().anyMatch(p -> p instanceof Part.ToolUse);
     if (!text.isEmpty() || !hasUse) {
       g.writeStartObject();
+      g.writeStringField("type", "message");
       g.writeStringField("role", "assistant");
       g.writeStringField("content", text);
       g.writeEndObject();

@@ -136,7 +136,7 @@ final class ProfileCheck {
           case MEDIA_TYPE_MISMATCH -> ImageRule.TYPE_MISMATCH;
           default -> ImageRule.INVALID_DATA;
         };
-        String message = e.getMessage().replaceFirst("^image 0:? ?", "");
+        String message = e.getMessage().replaceFirst("^image 0: ", "").replaceFirst("^image 0 ", "it ");
         throw ImageRuleException.of(index, profile, rule, message, e);
       }
       return;

@@ -86,6 +86,23 @@ class ImageFitterTest {
   }
 
   @Test
+  void smallFileClaimingHugeDimensions_isRefusedWithoutDecoding() {
+    Part.Image bomb = Fixtures.pngPart(50_000, 50_000, 200);
+    ImageRuleException e = assertThrows(ImageRuleException.class,
+        () -> LlmRequest.prepare(ProviderProfile.anthropic(), userTurn(bomb), FIT));
+    assertEquals(ImageRule.DIMENSIONS, e.rule());
+    assertTrue(e.getMessage().contains("too large to fit automatically"), e.getMessage());
+  }
+
+  @Test
+  void damagedPixelDataBehindAValidHeader_isInvalidDataWhenFitting() {
+    Part.Image damaged = Fixtures.pngPart(9000, 10, 500); // IHDR fine, no IDAT
+    ImageRuleException e = assertThrows(ImageRuleException.class,
+        () -> LlmRequest.prepare(ProviderProfile.anthropic(), userTurn(damaged), FIT));
+    assertEquals(ImageRule.INVALID_DATA, e.rule());
+  }
+
+  @Test
   void typeMismatchIsNeverFitted() {
     Part.Image lying = new Part.Image(MediaType.JPEG, ImageData.ofBytes(Fixtures.pngOf(4, 4)));
     assertEquals(ImageRule.TYPE_MISMATCH, assertThrows(ImageRuleException.class,

@@ -42,7 +42,10 @@ class ProfileCheckTest {
   @Test
   void base64WithMismatchedSignature_isRejectedAsTypeMismatch() {
     Conversation c = userTurn(new Part.Image(MediaType.GIF, ImageData.ofBase64(Fixtures.PNG_1X1)));
-    assertEquals(ImageRule.TYPE_MISMATCH, rejected(ProviderProfile.openAiChat(), c).rule());
+    ImageRuleException e = rejected(ProviderProfile.openAiChat(), c);
+    assertEquals(ImageRule.TYPE_MISMATCH, e.rule());
+    assertTrue(e.getMessage().startsWith("image 0 cannot go to openai-chat: it is declared as image/gif but its bytes are image/png"),
+        e.getMessage());
   }
 
   @Test
@@ -157,6 +160,15 @@ class ProfileCheckTest {
   }
 
   @Test
+  void claudeToolResultWithoutContent_leavesContentOut() {
+    Conversation c = new Conversation("", List.of(
+        Turn.assistant(new Part.ToolUse("t", "noop", RawJson.of("{}"))),
+        Turn.user(new Part.ToolResult("t", List.of(text("")), true))));
+    String body = new String(LlmRequest.prepare(ProviderProfile.anthropic(), c).toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(body.contains("{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"is_error\":true}"), body);
+  }
+
+  @Test
   void unpaddedBase64_isWrittenPadded() {
     String unpadded = Fixtures.PNG_1X1.replace("=", "");
     Conversation c = userTurn(new Part.Image(MediaType.PNG, ImageData.ofBase64(unpadded)));
@@ -172,5 +184,9 @@ class ProfileCheckTest {
     assertThrows(IllegalArgumentException.class, () -> b.formats(java.util.Set.of()));
     assertThrows(IllegalArgumentException.class, () -> ProviderProfile.builder(" ", Provider.CLAUDE));
     assertThrows(IllegalArgumentException.class, () -> RequestOptions.defaults().withMaxTokens(-5));
+    Conversation hello = userTurn(text("hi"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> LlmRequest.prepare(ProviderProfile.anthropic(), hello,
+        RequestOptions.defaults().withMaxTokens(0))).getMessage().contains("maxTokens must be > 0"));
+    LlmRequest.prepare(ProviderProfile.openAiChat(), hello, RequestOptions.defaults().withMaxTokens(0));
   }
 }

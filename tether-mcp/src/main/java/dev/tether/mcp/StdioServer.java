@@ -2,8 +2,6 @@ package dev.tether.mcp;
 
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -16,6 +14,8 @@ import java.util.concurrent.CountDownLatch;
  * <p>Stdout carries JSON-RPC and nothing else: before serving, {@link System#out} is pointed at
  * stderr, so a stray {@code println} anywhere in the process lands in the log instead of
  * corrupting the protocol stream. Logs go to stderr (System.Logger and SLF4J both default there).
+ * A line on stdin that is not a JSON-RPC message gets a JSON-RPC error response and is skipped,
+ * instead of ending the SDK's reader (see {@link JsonRpcLineGuard}).
  */
 public final class StdioServer {
   private StdioServer() {}
@@ -25,7 +25,7 @@ public final class StdioServer {
     PrintStream protocolOut = System.out;
     System.setOut(System.err);
     CountDownLatch ended = new CountDownLatch(1);
-    InputStream in = new EndSignallingInputStream(System.in, ended);
+    InputStream in = new JsonRpcLineGuard(System.in, protocolOut, ended);
     StdioServerTransportProvider transport =
         new StdioServerTransportProvider(TetherMcpServer.jsonMapper(), in, protocolOut);
     McpAsyncServer server = tools.start(transport);
@@ -33,43 +33,6 @@ public final class StdioServer {
       ended.await();
     } finally {
       server.closeGracefully().block(Duration.ofSeconds(5));
-    }
-  }
-
-  /** Counts down when the stream ends or fails, so {@link #run} knows the client is gone. */
-  private static final class EndSignallingInputStream extends FilterInputStream {
-    private final CountDownLatch ended;
-
-    EndSignallingInputStream(InputStream in, CountDownLatch ended) {
-      super(in);
-      this.ended = ended;
-    }
-
-    @Override
-    public int read() throws IOException {
-      return signal(() -> super.read());
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      return signal(() -> super.read(b, off, len));
-    }
-
-    private int signal(IoRead read) throws IOException {
-      try {
-        int n = read.get();
-        if (n < 0) {
-          ended.countDown();
-        }
-        return n;
-      } catch (IOException e) {
-        ended.countDown();
-        throw e;
-      }
-    }
-
-    private interface IoRead {
-      int get() throws IOException;
     }
   }
 }

@@ -10,7 +10,8 @@ import java.util.OptionalInt;
  * the server goes on serving.
  *
  * <p>Codes are stable strings: the {@link dev.tether.api.ErrorCode} names for frame and image
- * rules, plus the tool-level codes below.
+ * rules, the media reasons of {@code dev.tether.images.MediaException} for the media and
+ * attachment tools, plus the tool-level codes below.
  */
 final class ToolError extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -19,8 +20,6 @@ final class ToolError extends RuntimeException {
   static final String INVALID_ARGUMENTS = "INVALID_ARGUMENTS";
   /** The host does not know the instance. */
   static final String UNKNOWN_INSTANCE = "UNKNOWN_INSTANCE";
-  /** A media reference or attachment does not exist or has expired. */
-  static final String NOT_FOUND = "NOT_FOUND";
   /** The host or a download could not be reached; trying again later may work. */
   static final String UNAVAILABLE = "UNAVAILABLE";
   /** A bug on our side; the message says what failed. */

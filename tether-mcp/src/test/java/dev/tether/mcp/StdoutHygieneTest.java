@@ -14,17 +14,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The child server's raw stdout, read without any MCP library: every line is one JSON-RPC 2.0
  * message, even when code in the process prints to {@code System.out}; such output shows up on
- * stderr instead. Closing stdin ends the process.
+ * stderr instead. Lines on stdin that are not JSON-RPC get error responses and the server goes on.
+ * Closing stdin ends the process.
  */
 class StdoutHygieneTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
-  void stdout_carriesOnlyJsonRpc_strayPrintsGoToStderr_andEofStopsTheServer() throws Exception {
+  @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void stdout_carriesOnlyJsonRpc_strayPrintsGoToStderr_garbageIsAnswered_andEofStopsTheServer() throws Exception {
     List<String> command = new ArrayList<>(ChildServer.javaCommand());
     command.add("--stray-stdout");
     Process process = new ProcessBuilder(command).start();
@@ -38,6 +41,14 @@ class StdoutHygieneTest {
       JsonNode init = response(stdout, 1);
       assertEquals("tether", init.get("result").get("serverInfo").get("name").asText());
       write(stdin, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      // Garbage does not end the server: each bad line gets an error response and is skipped.
+      write(stdin, "this is not json");
+      write(stdin, "");
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":77}");
+      JsonNode invalid = response(stdout, 77);
+      assertEquals(-32600, invalid.get("error").get("code").asInt(), invalid.toString());
+      assertTrue(seen.stream().anyMatch(m -> m.path("error").path("code").asInt() == -32700 && m.get("id").isNull()),
+          "a parse error answers the line that is not JSON: " + seen);
       // A message makes the test server print to System.out (see TestServerMain).
       write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"tether_send\","
           + "\"arguments\":{\"instance\":\"agent1\",\"text\":\"hi\"}}}");
@@ -71,7 +82,9 @@ class StdoutHygieneTest {
   }
 
   /** Reads lines until the response with {@code id}; every line read must be JSON-RPC 2.0. */
-  private static JsonNode response(BufferedReader stdout, int id) throws Exception {
+  private final List<JsonNode> seen = new ArrayList<>();
+
+  private JsonNode response(BufferedReader stdout, int id) throws Exception {
     while (true) {
       String line = stdout.readLine();
       if (line == null) {
@@ -84,6 +97,7 @@ class StdoutHygieneTest {
         throw new AssertionError("stdout carried a line that is not JSON: " + line, e);
       }
       assertEquals("2.0", message.path("jsonrpc").asText(), "not JSON-RPC 2.0: " + line);
+      seen.add(message);
       if (message.has("id") && message.get("id").asInt() == id) {
         return message;
       }

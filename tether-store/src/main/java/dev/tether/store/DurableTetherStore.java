@@ -117,6 +117,14 @@ public final class DurableTetherStore implements TetherStore {
     return await(enqueue(instance, frame));
   }
 
+  /** See {@link TetherStore#appendAsync}; completes on the journal's writer thread. */
+  @Override
+  public CompletableFuture<Long> appendAsync(String instance, Frame frame) {
+    TetherStore.requireInstance(instance);
+    Objects.requireNonNull(frame, "frame");
+    return enqueue(instance, frame);
+  }
+
   private CompletableFuture<Long> enqueue(String instance, Frame frame) {
     CompletableFuture<Long> done = new CompletableFuture<>();
     lock.lock();

@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,14 +32,14 @@ final class Instance {
   final String name;
   private final ReentrantLock lock = new ReentrantLock();
   private final FrameRing ring;
-  private final ScheduledExecutorService timer;
+  private final Timeouts timer;
   private final Map<SessionKey, Waiter.WaiterList> bySession = new HashMap<>();
   private final Waiter.WaiterList unkeyed = new Waiter.WaiterList(null);
   private int waiters;
   private Subscription[] subscribers = NO_SUBSCRIBERS;
   private boolean removed;
 
-  Instance(String name, Retention retention, ScheduledExecutorService timer, long seqFloor) {
+  Instance(String name, Retention retention, Timeouts timer, long seqFloor) {
     this.name = name;
     this.ring = new FrameRing(retention);
     this.timer = timer;
@@ -135,7 +133,7 @@ final class Instance {
         QueryResult r = new QueryResult(List.of(stored), stored.seq(), false, false, 0);
         Waiter woken = w;
         after = add(after, () -> {
-          woken.timeout.cancel(false);
+          woken.cancelTimeout.run();
           woken.future.complete(r);
         });
       }
@@ -212,7 +210,7 @@ final class Instance {
       Waiter.WaiterList list = key == null ? unkeyed : bySession.computeIfAbsent(key, Waiter.WaiterList::new);
       list.add(w);
       waiters++;
-      w.timeout = timer.schedule(() -> expire(w), timeoutNanos, TimeUnit.NANOSECONDS);
+      w.cancelTimeout = timer.schedule(() -> expire(w), timeoutNanos);
     } finally {
       lock.unlock();
     }
@@ -249,7 +247,7 @@ final class Instance {
     } finally {
       lock.unlock();
     }
-    w.timeout.cancel(false);
+    w.cancelTimeout.run();
   }
 
   private void unlinkLocked(Waiter w) {
@@ -327,7 +325,7 @@ final class Instance {
       lock.unlock();
     }
     for (Waiter w : ended) {
-      w.timeout.cancel(false);
+      w.cancelTimeout.run();
       w.future.completeExceptionally(new CancellationException("instance " + name + " " + reason));
     }
     for (Subscription s : subs) {

@@ -23,21 +23,28 @@ public final class MemoryTetherStore implements TetherStore {
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
   private final ScheduledThreadPoolExecutor timer;
+  private final Timeouts timeouts;
   private volatile boolean closed;
 
-  private MemoryTetherStore(Retention retention) {
+  private MemoryTetherStore(Retention retention, Timeouts timeouts) {
     this.retention = retention;
-    this.timer = newTimer("tether-store-timer");
+    this.timer = timeouts == null ? newTimer("tether-store-timer") : null;
+    this.timeouts = timeouts == null ? Timeouts.of(timer) : timeouts;
   }
 
   /** A store with the default {@link Retention}. */
   public static MemoryTetherStore create() {
-    return new MemoryTetherStore(Retention.defaults());
+    return new MemoryTetherStore(Retention.defaults(), null);
   }
 
   /** A store keeping {@code retention}. */
   public static MemoryTetherStore create(Retention retention) {
-    return new MemoryTetherStore(Objects.requireNonNull(retention, "retention"));
+    return new MemoryTetherStore(Objects.requireNonNull(retention, "retention"), null);
+  }
+
+  /** A store whose wait timeouts run on {@code timeouts}; for tests. */
+  static MemoryTetherStore create(Retention retention, Timeouts timeouts) {
+    return new MemoryTetherStore(retention, Objects.requireNonNull(timeouts, "timeouts"));
   }
 
   static ScheduledThreadPoolExecutor newTimer(String name) {
@@ -58,7 +65,7 @@ public final class MemoryTetherStore implements TetherStore {
   Instance instance(String name) {
     checkOpen();
     return instances.computeIfAbsent(TetherStore.requireInstance(name),
-        n -> new Instance(n, retention, timer, removedSeqs.getOrDefault(n, 0L)));
+        n -> new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L)));
   }
 
   private void checkOpen() {
@@ -178,7 +185,9 @@ public final class MemoryTetherStore implements TetherStore {
         i.remove("was closed with the store");
       }
     }
-    timer.shutdownNow();
+    if (timer != null) {
+      timer.shutdownNow();
+    }
   }
 
   /** For {@link CancellationException} messages. */

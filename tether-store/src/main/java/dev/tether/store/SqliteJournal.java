@@ -190,6 +190,14 @@ final class SqliteJournal implements AutoCloseable {
   }
 
   private Frame decode(String instance, long seq, byte[] json) throws IOException {
+    return decodeRow(file, instance, seq, json);
+  }
+
+  /**
+   * Reads one stored row back into a frame. Any damage, however the bytes look, is an
+   * {@link IOException} naming the file, instance and seq.
+   */
+  static Frame decodeRow(Path file, String instance, long seq, byte[] json) throws IOException {
     if (json == null) {
       throw new IOException(file + ": frame " + instance + "/" + seq + " is empty; the journal is corrupt");
     }

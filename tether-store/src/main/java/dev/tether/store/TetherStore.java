@@ -38,6 +38,16 @@ public interface TetherStore extends AutoCloseable {
   long append(String instance, Frame frame);
 
   /**
+   * The asynchronous form of {@link #append}: completes with the seq once the frame is stored (for
+   * a durable store, committed). Lets one thread keep many appends in flight, which a durable
+   * store commits together. Argument errors are thrown at once; storage failures complete the
+   * future exceptionally. The default implementation appends synchronously.
+   */
+  default CompletableFuture<Long> appendAsync(String instance, Frame frame) {
+    return CompletableFuture.completedFuture(append(instance, frame));
+  }
+
+  /**
    * The frames of {@code instance} matching {@code query}, never waiting. An instance that was
    * never used yields an empty result.
    */

@@ -2,7 +2,6 @@ package dev.tether.store;
 
 import dev.tether.api.SessionKey;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * One pending {@link TetherStore#waitForFrames} call: its query, its future and its place in an
@@ -12,7 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 final class Waiter {
   final FrameQuery query;
   final CompletableFuture<QueryResult> future = new CompletableFuture<>();
-  ScheduledFuture<?> timeout;
+  Runnable cancelTimeout;
   WaiterList list;
   Waiter prev;
   Waiter next;

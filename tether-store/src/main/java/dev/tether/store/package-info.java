@@ -1,2 +1,11 @@
-/** Frame store, durable journal and conversation sessions. */
+/**
+ * Frame store, durable journal and conversation sessions.
+ *
+ * <p>The frame store: {@link dev.tether.store.TetherStore} is the contract (seq per instance,
+ * {@link dev.tether.store.FrameQuery queries} with next_seq/gap semantics, asynchronous
+ * {@link dev.tether.store.TetherStore#waitForFrames waits}, bounded
+ * {@link dev.tether.store.Subscription subscriptions}); {@link dev.tether.store.MemoryTetherStore}
+ * keeps a byte- and count-budgeted ring per instance ({@link dev.tether.store.Retention}), and
+ * {@link dev.tether.store.DurableTetherStore} writes it through to a SQLite journal.
+ */
 package dev.tether.store;

@@ -241,6 +241,21 @@ class DurableTetherStoreTest {
   }
 
   @Test
+  void appendAsync_manyInFlightFromOneThreadAllCommitInOrder() throws Exception {
+    List<CompletableFuture<Long>> inFlight = new ArrayList<>();
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      for (int i = 0; i < 300; i++) {
+        inFlight.add(s.appendAsync("vm", text(A, "f" + i)));
+      }
+      for (int i = 0; i < inFlight.size(); i++) {
+        assertEquals(i + 1, inFlight.get(i).get());
+      }
+      assertThrows(IllegalArgumentException.class, () -> s.appendAsync("", text(A, "x")));
+    }
+    assertEquals(300, rowCount(file()));
+  }
+
+  @Test
   void open_rejectsForeignSqliteDatabase() throws Exception {
     Path foreign = dir.resolve("other.db");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + foreign);
