@@ -48,7 +48,7 @@ final class DemoAgent implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final Map<SessionKey, List<Turn>> sessions = new ConcurrentHashMap<>();
+  private final Map<SessionKey, Session> sessions = new ConcurrentHashMap<>();
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
   private volatile boolean running = true;
@@ -122,11 +122,8 @@ final class DemoAgent implements AutoCloseable {
       System.err.println("tether agent: answering " + msgId + " in " + session
           + (message.images().isEmpty() ? "" : " (" + message.images().size() + " images)"));
       post(Frames.presence(session, msgId, Payload.Presence.THINKING));
-      List<Turn> history = sessions.computeIfAbsent(session, k -> new ArrayList<>());
-      List<Turn> snapshot;
-      synchronized (history) {
-        snapshot = List.copyOf(history);
-      }
+      Session history = sessions.computeIfAbsent(session, k -> new Session());
+      List<Turn> snapshot = history.turns();
       Replier.Reply reply;
       try {
         reply = replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
@@ -138,19 +135,41 @@ final class DemoAgent implements AutoCloseable {
           : Payload.AssistantDone.of(reply.text(), reply.images());
       post(Frame.of(session, msgId, done));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
-      synchronized (history) {
-        history.add(userTurn(message));
-        history.add(Turn.assistant(new Part.Text(reply.text())));
-        while (history.size() > MAX_TURNS) {
-          history.remove(0);
-        }
-      }
+      history.add(userTurn(message), Turn.assistant(new Part.Text(reply.text())));
     } catch (IOException e) {
       System.err.println("tether agent: cannot post the answer to " + msgId + ": " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       cancels.remove(msgId);
+    }
+  }
+
+  /** One session's turns, the newest {@value #MAX_TURNS}. Thread-safe. */
+  private static final class Session {
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.ArrayDeque<Turn> turns = new java.util.ArrayDeque<>();
+
+    List<Turn> turns() {
+      lock.lock();
+      try {
+        return List.copyOf(turns);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    void add(Turn user, Turn assistant) {
+      lock.lock();
+      try {
+        turns.addLast(user);
+        turns.addLast(assistant);
+        while (turns.size() > MAX_TURNS) {
+          turns.removeFirst();
+        }
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
