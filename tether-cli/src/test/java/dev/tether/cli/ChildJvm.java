@@ -81,9 +81,14 @@ final class ChildJvm implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (process.isAlive()) {
-      terminate();
+      try {
+        terminate();
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

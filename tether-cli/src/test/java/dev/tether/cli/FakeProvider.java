@@ -69,7 +69,11 @@ final class FakeProvider implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    server.stop();
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping failed", e);
+    }
   }
 }

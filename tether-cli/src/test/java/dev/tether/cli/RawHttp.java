@@ -90,7 +90,11 @@ final class RawHttp implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    http.stop();
+  public void close() {
+    try {
+      http.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping failed", e);
+    }
   }
 }

@@ -41,8 +41,12 @@ final class StreamReader implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    request.abort(new java.io.IOException("test done"));
-    http.stop();
+  public void close() {
+    try {
+      request.abort(new java.io.IOException("test done"));
+      http.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping failed", e);
+    }
   }
 }
