@@ -213,8 +213,11 @@ public final class Frame {
       return this;
     }
 
-    /** The timestamp, or null for none. */
+    /** The timestamp, or null for none; its UTC year must have four digits (RFC 3339). */
     public Builder ts(Instant ts) {
+      if (ts != null && !Timestamps.writable(ts)) {
+        throw new IllegalArgumentException("ts must be within years 0000-9999 (RFC 3339) but was " + ts);
+      }
       this.ts = ts;
       return this;
     }

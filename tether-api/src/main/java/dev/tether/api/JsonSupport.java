@@ -36,6 +36,7 @@ final class JsonSupport {
   private JsonSupport() {}
 
   static JsonParser parser(byte[] bytes, int offset, int length) {
+    requireUtf8Start(bytes, offset, length);
     try {
       return FACTORY.createParser(bytes, offset, length);
     } catch (IOException e) {
@@ -45,6 +46,26 @@ final class JsonSupport {
 
   static JsonGenerator generator(OutputStream out) throws IOException {
     return FACTORY.createGenerator(out);
+  }
+
+  /**
+   * Rejects input that Jackson would decode as UTF-16 or UTF-32: a UTF-16 byte order mark, or a
+   * NUL byte among the first four. Neither can start UTF-8 JSON, and the char-based parser that
+   * Jackson would pick reports no byte offsets, which the raw slices depend on.
+   */
+  private static void requireUtf8Start(byte[] bytes, int offset, int length) {
+    for (int i = 0; i < Math.min(4, length); i++) {
+      if (bytes[offset + i] == 0) {
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, "JSON must be UTF-8 text but starts with a NUL byte");
+      }
+    }
+    if (length >= 2) {
+      int b0 = bytes[offset] & 0xff;
+      int b1 = bytes[offset + 1] & 0xff;
+      if ((b0 == 0xFE && b1 == 0xFF) || (b0 == 0xFF && b1 == 0xFE)) {
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, "JSON must be UTF-8 text, not UTF-16");
+      }
+    }
   }
 
   /** Checks that the bytes hold exactly one JSON value, and nothing after it. */

@@ -82,7 +82,13 @@ final class PayloadJson {
         if (text && name.equals("text")) {
           f.text = FrameReader.requireString(p, t, type + " text");
         } else if (images && name.equals("images")) {
-          f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+          if (t == JsonToken.START_ARRAY && type.equals(FrameTypes.ASSISTANT_DELTA)) {
+            // Rejected as a whole (IMAGES_NOT_ALLOWED), so the elements are not judged.
+            p.skipChildren();
+            f.images = List.of();
+          } else {
+            f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+          }
         } else if (type.equals(FrameTypes.USER_MESSAGE) && name.equals("user")) {
           f.user = t == JsonToken.VALUE_NULL ? null : readUser(p, t);
         } else if (type.equals(FrameTypes.STATUS_PRESENCE) && name.equals("state")) {

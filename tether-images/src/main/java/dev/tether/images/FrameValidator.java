@@ -42,6 +42,11 @@ public final class FrameValidator {
 
   private FrameValidator(Limits limits) {
     this.limits = Objects.requireNonNull(limits, "limits");
+    if (limits.maxImagesPerMessage() > FrameScan.MAX_TRACKED) {
+      // The scan keeps facts for that many images; beyond it, it only counts.
+      throw new IllegalArgumentException("maxImagesPerMessage must be <= " + FrameScan.MAX_TRACKED
+          + " for validation but was " + limits.maxImagesPerMessage());
+    }
   }
 
   /** A validator with the protocol's default limits. */
@@ -49,6 +54,12 @@ public final class FrameValidator {
     return STANDARD;
   }
 
+  /**
+   * A validator for {@code limits}.
+   *
+   * @throws IllegalArgumentException when {@code limits} allow more than
+   *     {@link FrameScan#MAX_TRACKED} images per message
+   */
   public static FrameValidator withLimits(Limits limits) {
     return new FrameValidator(limits);
   }
@@ -120,6 +131,10 @@ public final class FrameValidator {
   private void judge(FrameScan scan) {
     String type = scan.type();
     Boolean imagesAllowed = FrameScan.imagesAllowed(type);
+    if (imagesAllowed != null && scan.imagesNotArray()) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME,
+          "images must be an array of {\"media_type\", \"data\"} objects");
+    }
     if (Boolean.FALSE.equals(imagesAllowed) && scan.hasImagesField()) {
       throw TetherException.of(ErrorCode.IMAGES_NOT_ALLOWED,
           type + " cannot carry images; send them in assistant.done or assistant.message");

@@ -11,7 +11,10 @@ final class Sizes {
       return bytes + " bytes";
     }
     if (bytes < 1024 * 1024) {
-      return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+      // Exact bytes too, so that a size just over a limit never reads the same as the limit.
+      return bytes % 1024 == 0
+          ? (bytes >> 10) + " KiB"
+          : String.format(Locale.ROOT, "%.1f KiB (%d bytes)", bytes / 1024.0, bytes);
     }
     if (bytes % (1024 * 1024) == 0) {
       return (bytes >> 20) + " MiB";

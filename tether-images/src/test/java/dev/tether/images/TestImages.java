@@ -13,9 +13,40 @@ import javax.imageio.ImageIO;
 import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 
-/** Real images written by javax.imageio, and hand-built headers with their byte layouts documented. */
+/**
+ * Real images written by javax.imageio, hand-built headers with their byte layouts documented, and
+ * signature-only blobs of a given byte size for the attachment and media tests.
+ */
 final class TestImages {
   private TestImages() {}
+
+  // ---- signature-only blobs of a given size (attachment and media tests) ----
+
+  /** {@code size} bytes starting with the PNG signature, then filler: enough for a signature check only. */
+  static byte[] png(int size) {
+    byte[] b = filled(size);
+    byte[] sig = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    System.arraycopy(sig, 0, b, 0, sig.length);
+    return b;
+  }
+
+  /** {@code size} bytes starting with the JPEG SOI marker and a marker prefix (FF D8 FF), then filler. */
+  static byte[] jpeg(int size) {
+    byte[] b = filled(size);
+    b[0] = (byte) 0xFF;
+    b[1] = (byte) 0xD8;
+    b[2] = (byte) 0xFF;
+    return b;
+  }
+
+  private static byte[] filled(int size) {
+    if (size < 12) {
+      throw new IllegalArgumentException("size must be >= 12 but was " + size);
+    }
+    byte[] b = new byte[size];
+    Arrays.fill(b, (byte) 0x42);
+    return b;
+  }
 
   // ---- javax.imageio ----
 

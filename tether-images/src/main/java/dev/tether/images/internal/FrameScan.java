@@ -26,6 +26,8 @@ public final class FrameScan extends JsonScanner {
   private boolean hasText;
   private boolean textNotString;
   private boolean hasImagesField;
+  private boolean sawImages;
+  private boolean imagesNotArray;
   private int imageCount;
 
   // Per-image facts, index < MAX_TRACKED.
@@ -52,6 +54,11 @@ public final class FrameScan extends JsonScanner {
 
   public boolean hasImagesField() {
     return hasImagesField;
+  }
+
+  /** Whether {@code images} is present, not null, and not an array. */
+  public boolean imagesNotArray() {
+    return imagesNotArray;
   }
 
   public int imageCount() {
@@ -98,6 +105,8 @@ public final class FrameScan extends JsonScanner {
     hasText = false;
     textNotString = false;
     hasImagesField = false;
+    sawImages = false;
+    imagesNotArray = false;
     imageCount = 0;
   }
 
@@ -267,19 +276,22 @@ public final class FrameScan extends JsonScanner {
           skipValue(2);
         }
       } else if (name.equals("images")) {
-        if (hasImagesField) {
+        if (sawImages) {
           throw duplicate("payload.images");
         }
+        sawImages = true;
         int c = peek();
         if (c == 'n') {
           skipValue(2); // "images": null is the same as no images
         } else {
           hasImagesField = true;
           if (c != '[') {
-            throw TetherException.of(ErrorCode.MALFORMED_FRAME,
-                "images must be an array of {\"media_type\", \"data\"} objects");
+            // Judged later: only the types that model images require an array.
+            imagesNotArray = true;
+            skipValue(2);
+          } else {
+            imagesArray();
           }
-          imagesArray();
         }
       } else {
         skipValue(2);
