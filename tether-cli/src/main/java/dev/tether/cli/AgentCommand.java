@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.images.FileBlobStore;
+import dev.tether.store.SessionStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -33,19 +35,29 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--demo", description = "Use the deterministic demo answer even when an API key is set.")
   boolean demo;
 
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Where the agent keeps its sessions (JSONL per channel and id) and their images (content-addressed blobs). Default: ~/.tether/agent.")
+  java.nio.file.Path dataDir;
+
   @Override
   public Integer call() throws Exception {
     Address address = host == null ? Address.defaultSocket() : Address.parse(host);
     String token = Connections.token(address, tokenFile);
     ModelReplier.Endpoint endpoint = demo ? null : ModelReplier.fromEnvironment(System.getenv(), model);
     Replier replier = endpoint == null ? new DemoReplier() : new ModelReplier(endpoint);
-    try (TetherHttpClient client = new TetherHttpClient(address, token)) {
+    java.nio.file.Path dir = dataDir == null ? java.nio.file.Path.of(Address.home(), ".tether", "agent") : dataDir;
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    }
+    try (TetherHttpClient client = new TetherHttpClient(address, token);
+        SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
       long start = afterSeq;
       if (start < 0) {
         start = client.poll(instance, "*", "*", 0, 1, 0, java.util.List.of("-"), null)
             .get(30, java.util.concurrent.TimeUnit.SECONDS).nextSeq();
       }
-      DemoAgent agent = new DemoAgent(client, instance, replier);
+      DemoAgent agent = new DemoAgent(client, instance, replier, sessions);
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         agent.close();
@@ -58,7 +70,7 @@ final class AgentCommand implements Callable<Integer> {
       long from = start;
       try {
         agent.run(from, () -> System.err.println("tether agent: ready on " + address + " instance " + instance
-            + " after seq " + from + ", answering with " + replier.describe()));
+            + " after seq " + from + ", sessions in " + dir + ", answering with " + replier.describe()));
       } finally {
         done.countDown();
       }

@@ -3,13 +3,17 @@ package dev.tether.cli;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Frames;
-import dev.tether.api.Part;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
+import dev.tether.store.SessionLog;
+import dev.tether.store.SessionPart;
+import dev.tether.store.SessionStore;
+import dev.tether.store.SessionTurn;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +34,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Design: one thread polls; answers run on a small pool, chained per session so that the
  * messages of one session are answered in order while sessions proceed in parallel. Sessions are
- * keyed by {@link SessionKey} (channel and id) and keep their turns (text and images) in memory,
- * the newest {@value #MAX_TURNS}. A {@code control.cancel} whose {@code msg_id} names a request
+ * keyed by {@link SessionKey} (channel and id) and kept in a {@link SessionStore}: each turn is a
+ * JSONL line whose images are refs into the blob store, and the context for a reply is the newest
+ * {@value #MAX_TURNS} turns with their images read back. A {@code control.cancel} whose {@code msg_id} names a request
  * stops it: the reply ends early and its {@code assistant.done} carries {@code "cancelled":true}.
  * Thread-safe; {@link #close()} stops polling and waits briefly for answers in progress.
  */
 final class DemoAgent implements AutoCloseable {
   static final int MAX_TURNS = 40;
+  static final int MAX_CONTEXT_CHARS = 200_000;
   private static final long POLL_WAIT_MS = 25_000;
   private static final System.Logger LOG = System.getLogger(DemoAgent.class.getName());
 
@@ -48,15 +54,17 @@ final class DemoAgent implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final Map<SessionKey, Session> sessions = new ConcurrentHashMap<>();
+  private final SessionStore sessions;
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
   private volatile boolean running = true;
+  private volatile CompletableFuture<TetherHttpClient.Page> currentPoll;
 
-  DemoAgent(TetherHttpClient client, String instance, Replier replier) {
+  DemoAgent(TetherHttpClient client, String instance, Replier replier, SessionStore sessions) {
     this.client = client;
     this.instance = instance;
     this.replier = replier;
+    this.sessions = sessions;
   }
 
   /** Polls and answers until {@link #close()}; {@code afterSeq} is where reading starts. */
@@ -66,8 +74,15 @@ final class DemoAgent implements AutoCloseable {
     while (running) {
       TetherHttpClient.Page page;
       try {
-        page = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
-            List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null).get(POLL_WAIT_MS + 60_000, TimeUnit.MILLISECONDS);
+        CompletableFuture<TetherHttpClient.Page> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
+            List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null);
+        currentPoll = poll;
+        if (!running) {
+          poll.cancel(false);
+        }
+        page = poll.get(POLL_WAIT_MS + 60_000, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.CancellationException e) {
+        break; // close() aborted the poll
       } catch (ExecutionException | TimeoutException e) {
         if (!running) {
           break;
@@ -108,22 +123,25 @@ final class DemoAgent implements AutoCloseable {
       return;
     }
     String id = msgId == null ? "seq-" + frame.seq() : msgId;
+    Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
     AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
     tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
-        .thenRunAsync(() -> answer(session, id, message, cancelled), pool)
+        .thenRunAsync(() -> answer(session, id, request, message, cancelled), pool)
         .exceptionally(t -> {
           System.err.println("tether agent: answering " + id + " failed: " + rootMessage(t));
           return null;
         }));
   }
 
-  private void answer(SessionKey session, String msgId, Payload.UserMessage message, AtomicBoolean cancelled) {
+  private void answer(SessionKey session, String msgId, Frame request, Payload.UserMessage message, AtomicBoolean cancelled) {
     try {
       System.err.println("tether agent: answering " + msgId + " in " + session
           + (message.images().isEmpty() ? "" : " (" + message.images().size() + " images)"));
       post(Frames.presence(session, msgId, Payload.Presence.THINKING));
-      Session history = sessions.computeIfAbsent(session, k -> new Session());
-      List<Turn> snapshot = history.turns();
+      // The earlier turns, images read back from the blob store; then the request joins the session.
+      SessionLog log = sessions.open(session);
+      List<Turn> snapshot = log.assembleContext("", MAX_TURNS, MAX_CONTEXT_CHARS).turns();
+      log.ingest(request);
       Replier.Reply reply;
       try {
         reply = replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
@@ -133,9 +151,15 @@ final class DemoAgent implements AutoCloseable {
       Payload.AssistantDone done = cancelled.get()
           ? new Payload.AssistantDone(reply.text(), reply.images(), Map.of("cancelled", RawJson.of("true")))
           : Payload.AssistantDone.of(reply.text(), reply.images());
+      // The answer is in the session (durably) before the host hears it is done.
+      List<SessionPart> parts = new ArrayList<>();
+      parts.add(new SessionPart.Text(reply.text()));
+      for (dev.tether.api.Image image : reply.images()) {
+        parts.add(log.storeImage(dev.tether.api.ImageData.of(image), image.mediaType()));
+      }
+      log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
       post(Frame.of(session, msgId, done));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
-      history.add(userTurn(message), Turn.assistant(new Part.Text(reply.text())));
     } catch (IOException e) {
       System.err.println("tether agent: cannot post the answer to " + msgId + ": " + e.getMessage());
     } catch (InterruptedException e) {
@@ -143,41 +167,6 @@ final class DemoAgent implements AutoCloseable {
     } finally {
       cancels.remove(msgId);
     }
-  }
-
-  /** One session's turns, the newest {@value #MAX_TURNS}. Thread-safe. */
-  private static final class Session {
-    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
-    private final java.util.ArrayDeque<Turn> turns = new java.util.ArrayDeque<>();
-
-    List<Turn> turns() {
-      lock.lock();
-      try {
-        return List.copyOf(turns);
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    void add(Turn user, Turn assistant) {
-      lock.lock();
-      try {
-        turns.addLast(user);
-        turns.addLast(assistant);
-        while (turns.size() > MAX_TURNS) {
-          turns.removeFirst();
-        }
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  private static Turn userTurn(Payload.UserMessage message) {
-    List<Part> parts = new ArrayList<>();
-    message.images().forEach(i -> parts.add(Part.Image.of(i)));
-    parts.add(new Part.Text(message.text()));
-    return Turn.user(parts.toArray(Part[]::new));
   }
 
   private void post(Frame frame) throws IOException, InterruptedException {
@@ -211,6 +200,10 @@ final class DemoAgent implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    CompletableFuture<TetherHttpClient.Page> poll = currentPoll;
+    if (poll != null) {
+      poll.cancel(false); // aborts the long-poll's HTTP request
+    }
     pool.shutdown();
     try {
       if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -37,6 +37,9 @@ final class ChildJvm implements AutoCloseable {
     pb.environment().remove("ANTHROPIC_API_KEY");
     pb.environment().remove("OPENAI_API_KEY");
     pb.environment().remove("OLLAMA_HOST");
+    // Defaults that live under the home directory (socket, token, agent sessions) stay in the test's directory.
+    pb.environment().remove("XDG_RUNTIME_DIR");
+    pb.environment().put("HOME", logDir.toString());
     pb.environment().putAll(env);
     return new ChildJvm(pb.start(), err);
   }

@@ -10,7 +10,9 @@ import dev.tether.api.Frames;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
 import dev.tether.api.Turn;
+import dev.tether.images.FileBlobStore;
 import dev.tether.store.FrameQuery;
+import dev.tether.store.SessionStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.QueryResult;
 import java.nio.file.Path;
@@ -36,6 +38,7 @@ class DemoAgentTest {
   private TetherHttpClient client;
   private Thread agentThread;
   private DemoAgent agent;
+  private SessionStore sessions;
 
   @BeforeEach
   void start() throws Exception {
@@ -44,12 +47,19 @@ class DemoAgentTest {
     client = new TetherHttpClient(address, null);
   }
 
-  private void startAgent(Replier replier) throws InterruptedException {
-    agent = new DemoAgent(client, INSTANCE, replier);
+  private void startAgent(Replier replier) throws Exception {
+    startAgent(replier, 0);
+  }
+
+  private void startAgent(Replier replier, long afterSeq) throws Exception {
+    if (sessions == null) {
+      sessions = SessionStore.builder(dir.resolve("agent/sessions"), FileBlobStore.open(dir.resolve("agent/blobs"))).build();
+    }
+    agent = new DemoAgent(client, INSTANCE, replier, sessions);
     CountDownLatch ready = new CountDownLatch(1);
     agentThread = new Thread(() -> {
       try {
-        agent.run(0, ready::countDown);
+        agent.run(afterSeq, ready::countDown);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -63,6 +73,9 @@ class DemoAgentTest {
   void stop() throws Exception {
     if (agent != null) {
       agent.close();
+    }
+    if (sessions != null) {
+      sessions.close();
     }
     server.close();
     client.close();
@@ -122,6 +135,39 @@ class DemoAgentTest {
     send(Frames.userMessage(telegram, "t1", "three", List.of(), null));
     Payload.AssistantDone t = done(replyTo(telegram, "t1"));
     assertTrue(t.text().contains("session turn 1"), "telegram:42 is not host:42: " + t.text());
+  }
+
+  @Test
+  void sessions_surviveAnAgentRestart_withImagesAsBlobsNotInline() throws Exception {
+    startAgent(new DemoReplier());
+    SessionKey s = SessionKey.host("photos");
+    dev.tether.api.Image photo = Fixtures.png(12, 8);
+    send(Frames.userMessage(s, "p1", "keep this", List.of(photo), null));
+    assertTrue(done(replyTo(s, "p1")).text().contains("session turn 1"));
+    send(Frames.userMessage(s, "p2", "and draw a chart", List.of(), null));
+    assertEquals(1, done(replyTo(s, "p2")).images().size());
+
+    agent.close();
+    agentThread.join(20_000);
+    assertTrue(!agentThread.isAlive(), "close() ends the agent's long-poll at once");
+    sessions.close();
+    sessions = null;
+    startAgent(new DemoReplier(), server.store().lastSeq(INSTANCE)); // a new agent on the same directory
+    send(Frames.userMessage(s, "p3", "still there?", List.of(), null));
+    assertTrue(done(replyTo(s, "p3")).text().contains("session turn 3"), "the session was reloaded from disk");
+
+    String jsonl = java.nio.file.Files.readString(sessions.file(s));
+    assertEquals(6, jsonl.lines().count(), jsonl);
+    assertTrue(!jsonl.contains(photo.data().substring(0, 40)), "images are blob refs, not inline base64");
+    String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+        .digest(java.util.Base64.getDecoder().decode(photo.data())));
+    try (var files = java.nio.file.Files.walk(dir.resolve("agent/blobs"))) {
+      assertTrue(files.anyMatch(p -> p.getFileName().toString().equals(sha + ".png")),
+          "the received image is in the blob store under its sha-256");
+    }
+    List<Turn> context = sessions.open(s).assembleContext("", 40, 1_000_000).turns();
+    assertTrue(context.get(0).parts().stream().anyMatch(p -> p instanceof dev.tether.api.Part.Image), "the image is read back into the context");
+    assertTrue(context.get(3).parts().stream().anyMatch(p -> p instanceof dev.tether.api.Part.Image), "the agent's chart is kept too");
   }
 
   @Test

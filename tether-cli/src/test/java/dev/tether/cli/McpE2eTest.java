@@ -34,7 +34,9 @@ class McpE2eTest {
         agent.awaitStderr("ready on", 60_000);
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "mcp", "--host", "unix:" + socket);
-        Process mcp = new ProcessBuilder(cmd).redirectError(dir.resolve("mcp.err").toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(dir.resolve("mcp.err").toFile());
+        pb.environment().put("HOME", dir.toString());
+        Process mcp = pb.start();
         try (OutputStream in = mcp.getOutputStream();
             BufferedReader out = new BufferedReader(new InputStreamReader(mcp.getInputStream(), StandardCharsets.UTF_8))) {
           Rpc rpc = new Rpc(in, out);

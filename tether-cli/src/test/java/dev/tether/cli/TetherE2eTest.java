@@ -36,7 +36,9 @@ class TetherE2eTest {
     Path socket = dir.resolve("tether.sock");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", socket.toString())) {
       serve.awaitStderr("listening on", START_MS);
-      try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE);
+      Path agentDir = dir.resolve("agent-data");
+      try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE,
+              "--data-dir", agentDir.toString());
           TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
         agent.awaitStderr("ready on", START_MS);
 
@@ -62,6 +64,10 @@ class TetherE2eTest {
         assertEquals(ChartPainter.WIDTH, drawn.getWidth());
         assertEquals(ChartPainter.HEIGHT, drawn.getHeight());
         assertTrue(chartDone.text().contains("session turn 2"), "the session remembers the first turn: " + chartDone.text());
+        try (var files = java.nio.file.Files.walk(agentDir.resolve("blobs"))) {
+          assertEquals(2, files.filter(p -> p.toString().endsWith(".jpg") || p.toString().endsWith(".png")).count(),
+              "the agent keeps the photo and its chart as blobs");
+        }
       }
     }
   }
