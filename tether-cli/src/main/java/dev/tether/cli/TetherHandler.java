@@ -52,8 +52,6 @@ import org.eclipse.jetty.util.Fields;
  * Thread-safe.
  */
 final class TetherHandler extends Handler.Abstract {
-  private static final byte[] HEARTBEAT = {'\n'};
-  private static final Duration STREAM_HEARTBEAT = Duration.ofSeconds(15);
 
   private final TetherStore store;
   private final FrameValidator validator;
@@ -202,58 +200,8 @@ final class TetherHandler extends Handler.Abstract {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    new StreamLoop(instance, params, request, response, callback).next(start);
-  }
-
-  /**
-   * One NDJSON stream: wait, write, wait again, until the client leaves or the server stops. One
-   * failure listener per stream cancels whichever wait is current.
-   */
-  private final class StreamLoop {
-    private final String instance;
-    private final PollParams params;
-    private final Response response;
-    private final Callback callback;
-    private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<QueryResult>> current =
-        new java.util.concurrent.atomic.AtomicReference<>();
-
-    StreamLoop(String instance, PollParams params, Request request, Response response, Callback callback) {
-      this.instance = instance;
-      this.params = params;
-      this.response = response;
-      this.callback = callback;
-      request.addFailureListener(t -> {
-        CompletableFuture<QueryResult> w = current.get();
-        if (w != null) {
-          w.cancel(false);
-        }
-      });
-    }
-
-    void next(long cursor) {
-      if (shuttingDown) {
-        response.write(true, ByteBuffer.allocate(0), callback);
-        return;
-      }
-      CompletableFuture<QueryResult> wait =
-          store.waitForFrames(instance, params.query().withAfterSeq(cursor), STREAM_HEARTBEAT);
-      current.set(wait);
-      if (!wait.isDone()) {
-        waits.add(wait);
-        if (shuttingDown) {
-          wait.cancel(false);
-        }
-      }
-      wait.whenCompleteAsync((result, failure) -> {
-        waits.remove(wait);
-        if (failure != null) {
-          response.write(true, ByteBuffer.allocate(0), callback); // the server stops or the instance went away
-          return;
-        }
-        byte[] bytes = result.frames().isEmpty() && !result.gap() ? HEARTBEAT : FrameJson.streamLines(result);
-        response.write(false, ByteBuffer.wrap(bytes), Callback.from(() -> next(result.nextSeq()), callback::failed));
-      }, executor);
-    }
+    new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), request, response, callback)
+        .next(start);
   }
 
   private void track(CompletableFuture<QueryResult> wait, Request request) {

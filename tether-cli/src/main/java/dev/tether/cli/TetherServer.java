@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <p>Shutdown is graceful: new requests get 503, waits in progress are answered at once, requests
  * in flight finish (up to the stop timeout), then the store is closed, which flushes a durable
- * journal. Not thread-safe for start/stop; the running server is.
+ * journal. Thread-safe; {@link #close()} is idempotent.
  */
 final class TetherServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(TetherServer.class.getName());
@@ -43,7 +43,7 @@ final class TetherServer implements AutoCloseable {
   private final TetherStore store;
   private final AbstractConnector connector;
   private final Address address;
-  private boolean stopped;
+  private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
   private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads) {
     this.address = address;
@@ -135,11 +135,10 @@ final class TetherServer implements AutoCloseable {
 
   /** Stops gracefully: answers waits, lets in-flight requests finish, then closes the store. */
   @Override
-  public synchronized void close() {
-    if (stopped) {
-      return;
+  public void close() {
+    if (!stopped.compareAndSet(false, true)) {
+      return; // a second caller (the shutdown hook and a test, say) does not wait again
     }
-    stopped = true;
     handler.beginShutdown();
     try {
       server.stop();
