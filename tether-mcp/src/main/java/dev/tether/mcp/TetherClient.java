@@ -26,9 +26,12 @@ public interface TetherClient {
   CompletableFuture<SendReceipt> send(String instance, Frame frame);
 
   /**
-   * Reads egress frames of one session on the {@code host} channel after
-   * {@link ReadRequest#afterSeq()}. Completes at once when matching frames exist; otherwise
-   * waits up to {@link ReadRequest#waitMs()} for one. Cancelling the future ends the wait.
+   * Reads egress frames (guest to host; never the session's own {@code user.*} or
+   * {@code control.*} frames) of one session on the {@code host} channel after
+   * {@link ReadRequest#afterSeq()}, with the request's type, reply and limit filters. Completes
+   * at once when matching frames exist; otherwise waits up to {@link ReadRequest#waitMs()} for
+   * one. {@link ReadResult#nextSeq()} follows the store's rule: it never lets the caller skip a
+   * matching frame or see one twice. Cancelling the future ends the wait.
    */
   CompletableFuture<ReadResult> read(String instance, ReadRequest request);
 }

@@ -1,6 +1,9 @@
 package dev.tether.mcp;
 
+import dev.tether.images.AttachmentCatalog;
 import dev.tether.images.FrameValidator;
+import dev.tether.images.MediaFetcher;
+import dev.tether.images.MediaRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
@@ -10,11 +13,15 @@ import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send} and
- * {@code tether_read} over a {@link TetherClient}, plus the media and attachment tools when
- * their sources are configured.
+ * {@code tether_read} over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
+ * when {@link Builder#media media} is configured and {@code list_attachments} /
+ * {@code read_attachment} / {@code view_attachment} when {@link Builder#attachments attachments}
+ * is.
  *
  * <pre>{@code
  * TetherMcpServer tools = TetherMcpServer.builder(new StoreTetherClient(store, instances::contains)).build();
@@ -49,6 +56,23 @@ public final class TetherMcpServer {
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
     ReadTool read = new ReadTool(b.client);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(ReadTool.NAME), read::call));
+    if (b.mediaRegistry != null) {
+      MediaRegistry registry = b.mediaRegistry;
+      MediaFetcher fetcher = b.mediaFetcher;
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.LIST_MEDIA), args -> MediaTools.listMedia(registry, args)));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.FETCH_MEDIA), args -> MediaTools.fetchMedia(fetcher, args)));
+    }
+    if (b.attachments != null) {
+      AttachmentCatalog catalog = b.attachments;
+      boolean vision = b.visionCapable;
+      Executor io = task -> Schedulers.boundedElastic().schedule(task);
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.LIST_ATTACHMENTS),
+          args -> MediaTools.listAttachments(catalog, args)));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.READ_ATTACHMENT),
+          args -> MediaTools.readAttachment(catalog, io, args)));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.VIEW_ATTACHMENT),
+          args -> MediaTools.viewAttachment(catalog, vision, io, args)));
+    }
     this.tools = List.copyOf(specs);
   }
 
@@ -71,10 +95,12 @@ public final class TetherMcpServer {
 
   /**
    * Starts an SDK server with these tools on {@code transport}. The transport should be built
-   * with {@link #jsonMapper()}. Close the returned server to stop.
+   * with {@link #jsonMapper()}. Outgoing messages are serialized per session (see
+   * {@link SerializingTransportProvider}), since tool results complete on other threads than the
+   * transport's. Close the returned server to stop.
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
-    return McpServer.async(transport)
+    return McpServer.async(new SerializingTransportProvider(transport))
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)
@@ -89,6 +115,10 @@ public final class TetherMcpServer {
     private final TetherClient client;
     private FrameValidator validator = FrameValidator.standard();
     private String version = "0.1.0";
+    private MediaRegistry mediaRegistry;
+    private MediaFetcher mediaFetcher;
+    private AttachmentCatalog attachments;
+    private boolean visionCapable = true;
     private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
         + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
         + " (after_seq = ingress_seq, then next_seq) until an assistant.done frame arrives.";
@@ -100,6 +130,34 @@ public final class TetherMcpServer {
     /** The validator (and so the limits) applied to images before anything is sent. */
     public Builder validator(FrameValidator validator) {
       this.validator = Objects.requireNonNull(validator, "validator");
+      return this;
+    }
+
+    /**
+     * Adds {@code list_media} and {@code fetch_media} over {@code registry} and {@code fetcher}
+     * (which must fetch from the same registry). Without this the tools are not offered.
+     */
+    public Builder media(MediaRegistry registry, MediaFetcher fetcher) {
+      this.mediaRegistry = Objects.requireNonNull(registry, "registry");
+      this.mediaFetcher = Objects.requireNonNull(fetcher, "fetcher");
+      return this;
+    }
+
+    /**
+     * Adds {@code list_attachments}, {@code read_attachment} and {@code view_attachment} over
+     * {@code catalog}. Without this the tools are not offered.
+     */
+    public Builder attachments(AttachmentCatalog catalog) {
+      this.attachments = Objects.requireNonNull(catalog, "catalog");
+      return this;
+    }
+
+    /**
+     * Whether the model behind the MCP client can see images; when false, {@code view_attachment}
+     * refuses with {@code VISION_UNSUPPORTED}. Default true: Claude Code and Cursor can.
+     */
+    public Builder visionCapable(boolean visionCapable) {
+      this.visionCapable = visionCapable;
       return this;
     }
 

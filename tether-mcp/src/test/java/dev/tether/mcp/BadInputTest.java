@@ -149,6 +149,21 @@ class BadInputTest {
   }
 
   @Test
+  void imageBeyondJacksonsDefaultStringLimit_isStillACodedToolError() throws Exception {
+    // 15 MiB decoded is 20,971,520 base64 characters: over Jackson's default 20,000,000-character
+    // string limit, which would fail the whole JSON-RPC line instead of giving a tool error.
+    byte[] bytes = new byte[15 << 20];
+    byte[] signature = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    System.arraycopy(signature, 0, bytes, 0, signature.length);
+    String data = Base64.getEncoder().encodeToString(bytes);
+    CallToolResult result = server.call("tether_send",
+        Map.of("instance", INSTANCE, "text", "big", "images", List.of(TestImages.arg("image/png", data))));
+    assertTrue(result.isError(), ChildServer.text(result));
+    assertEquals("IMAGE_TOO_LARGE", JSON.readTree(ChildServer.text(result)).get("error").get("code").asText());
+    assertServing();
+  }
+
+  @Test
   void unknownTool_isAProtocolErrorAndTheServerKeepsServing() throws Exception {
     McpError error = assertThrows(McpError.class, () -> server.client
         .callTool(CallToolRequest.builder("tether_explode").arguments(Map.of()).build())

@@ -57,8 +57,12 @@ final class ChildServer implements AutoCloseable {
     return ((TextContent) result.content().get(0)).text();
   }
 
+  /** Closes the client, which ends the child; its stderr goes to the test log for diagnosis. */
   @Override
   public void close() {
     client.closeGracefully().block(Duration.ofSeconds(10));
+    synchronized (stderr) {
+      stderr.forEach(line -> System.err.println("[child stderr] " + line));
+    }
   }
 }

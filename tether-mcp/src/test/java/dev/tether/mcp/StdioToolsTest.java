@@ -128,6 +128,27 @@ class StdioToolsTest {
   }
 
   @Test
+  void manyConcurrentCalls_areAllAnswered() throws Exception {
+    // Results complete on several threads at once; the transport must still send every one.
+    List<CompletableFuture<CallToolResult>> calls = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      Map<String, Object> args = new LinkedHashMap<>();
+      args.put("instance", TestServerMain.INSTANCE);
+      args.put("session_id", "crowd-" + (i % 10));
+      if (i % 4 == 0) {
+        args.put("text", "message " + i);
+      }
+      String tool = i % 4 == 0 ? "tether_send" : "tether_read";
+      calls.add(server.client.callTool(CallToolRequest.builder(tool).arguments(args).build()).toFuture());
+    }
+    for (CompletableFuture<CallToolResult> call : calls) {
+      CallToolResult result = call.get(ChildServer.TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      assertFalse(result.isError(), ChildServer.text(result));
+    }
+    assertFalse(read(Map.of("session_id", "crowd-0")).isError(), "still serving afterwards");
+  }
+
+  @Test
   void read_withoutTypeFilter_returnsOnlyTheAgentsFrames() throws Exception {
     JsonNode receipt = send("egress", "hi", List.of());
     List<String> types = new ArrayList<>();

@@ -1,11 +1,19 @@
 package dev.tether.mcp;
 
+import dev.tether.images.MediaFetcher;
+import dev.tether.images.MediaRegistry;
 import dev.tether.store.MemoryTetherStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Test-only MCP server process: the real stdio server over an in-process store with one known
- * instance, {@value #INSTANCE}, answered by a {@link ScriptedResponder}. Tests and the Node
+ * instance, {@value #INSTANCE}, answered by a {@link ScriptedResponder}, plus the media and
+ * attachment tools over {@link TestMedia} in a temporary directory. Tests and the Node
  * end-to-end script start it as a child JVM with the test classpath.
  *
  * <p>With {@code --stray-stdout} it prints a line to {@code System.out} whenever a message
@@ -20,14 +28,36 @@ public final class TestServerMain {
 
   public static void main(String[] args) throws Exception {
     boolean stray = Set.of(args).contains("--stray-stdout");
-    try (MemoryTetherStore store = MemoryTetherStore.create();
-        ScriptedResponder responder = new ScriptedResponder(store, INSTANCE,
-            stray ? () -> System.out.println(STRAY_LINE) : () -> {})) {
+    Path temp = Files.createTempDirectory("tether-mcp-test");
+    // MCP clients usually end a stdio server with SIGTERM, which skips finally blocks.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(temp)));
+    MemoryTetherStore store = MemoryTetherStore.create();
+    ScriptedResponder responder =
+        new ScriptedResponder(store, INSTANCE, stray ? () -> System.out.println(STRAY_LINE) : () -> {});
+    MediaRegistry registry = TestMedia.registry();
+    MediaFetcher fetcher = TestMedia.fetcher(registry, temp.resolve("media"));
+    try {
       TetherMcpServer server = TetherMcpServer.builder(new StoreTetherClient(store, Set.of(INSTANCE)::contains))
           .version("test")
+          .media(registry, fetcher)
+          .attachments(TestMedia.attachments(temp.resolve("attachments")))
           .build();
       StdioServer.run(server);
+    } finally {
+      fetcher.close();
+      responder.close();
+      store.close();
     }
     System.exit(0);
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      System.err.println("could not delete " + root + ": " + e);
+    }
   }
 }

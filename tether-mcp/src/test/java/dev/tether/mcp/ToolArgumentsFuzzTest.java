@@ -16,7 +16,7 @@ import java.util.Map;
  * JSON objects: a call either yields a result or fails with a coded {@link ToolError} or
  * {@link TetherException}, nothing else, and every frame that reaches the client passes the
  * consumer-side validator. In a normal {@code mvn test} Jazzer replays the seeds in
- * {@code src/test/resources/dev/tether/mcp/ToolArgumentsFuzzTestInputs}; run with
+ * {@code src/test/resources/dev/tether/mcp/ToolArgumentsFuzzTestInputs/<method>}; run with
  * {@code JAZZER_FUZZ=1} to fuzz.
  */
 class ToolArgumentsFuzzTest {
