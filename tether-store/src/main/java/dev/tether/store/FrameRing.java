@@ -17,7 +17,9 @@ import java.util.Map;
  * parallel {@code long[]} so binary searches never touch the frames. Each session keeps an
  * ascending deque of its ordinals, so a session-tail query costs O(log n + result) instead of a
  * scan of the ring. Eviction always removes the oldest retained frame, which is also the oldest
- * frame of its session, so it pops the front of that session's deque. The payload bytes are held
+ * frame of its session, so it pops the front of that session's deque. A session whose frames were
+ * all evicted keeps its empty entry (a few dozen bytes) so that its gap stays exact; entries go
+ * away with the instance. The payload bytes are held
  * once, by the frame itself; nothing is copied on insert or query.
  *
  * <p>Not thread-safe: {@link Instance} guards it with its lock.

@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * The in-memory {@link TetherStore}: one budgeted ring per instance, with per-session indexes,
@@ -22,14 +21,14 @@ public final class MemoryTetherStore implements TetherStore {
   private final Retention retention;
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
-  private final ScheduledThreadPoolExecutor timer;
+  private final LazyTimer timer;
   private final Timeouts timeouts;
   private volatile boolean closed;
 
   private MemoryTetherStore(Retention retention, Timeouts timeouts) {
     this.retention = retention;
-    this.timer = timeouts == null ? newTimer("tether-store-timer") : null;
-    this.timeouts = timeouts == null ? Timeouts.of(timer) : timeouts;
+    this.timer = timeouts == null ? new LazyTimer("tether-store-timer") : null;
+    this.timeouts = timeouts == null ? timer : timeouts;
   }
 
   /** A store with the default {@link Retention}. */
@@ -45,17 +44,6 @@ public final class MemoryTetherStore implements TetherStore {
   /** A store whose wait timeouts run on {@code timeouts}; for tests. */
   static MemoryTetherStore create(Retention retention, Timeouts timeouts) {
     return new MemoryTetherStore(retention, Objects.requireNonNull(timeouts, "timeouts"));
-  }
-
-  static ScheduledThreadPoolExecutor newTimer(String name) {
-    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread th = new Thread(r, name);
-      th.setDaemon(true);
-      return th;
-    });
-    t.setRemoveOnCancelPolicy(true);
-    t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    return t;
   }
 
   public Retention retention() {
@@ -186,7 +174,7 @@ public final class MemoryTetherStore implements TetherStore {
       }
     }
     if (timer != null) {
-      timer.shutdownNow();
+      timer.close();
     }
   }
 

@@ -56,9 +56,10 @@ public interface TetherStore extends AutoCloseable {
   /**
    * Completes with matching frames: at once when some exist, else when the first matching frame is
    * appended, or with an empty {@link QueryResult#timedOut() timed-out} result after
-   * {@code timeout}. A zero or negative timeout behaves as {@link #query}. No thread is held while
-   * waiting; cancelling the future removes the wait. When the instance is removed or the store
-   * closed, the future completes exceptionally with a {@link CancellationException}.
+   * {@code timeout}. A zero or negative timeout, a backward page ({@code beforeSeq > 0}) and a
+   * result with {@link QueryResult#gap() gap} set return at once, as {@link #query}. No thread is
+   * held while waiting; cancelling the future removes the wait. When the instance is removed or
+   * the store closed, the future completes exceptionally with a {@link CancellationException}.
    */
   CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout);
 

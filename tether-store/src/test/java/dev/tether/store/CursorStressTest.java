@@ -89,6 +89,68 @@ class CursorStressTest {
     }
   }
 
+  @Test
+  void concurrentAppends_subscribersSeeIncreasingSeqsAndAccountForEveryFrame() throws Exception {
+    MemoryTetherStore store = MemoryTetherStore.create();
+    Subscription never = store.subscribe("vm", 1); // never read: must not slow anyone down
+    Subscription small = store.subscribe("vm", 8);
+    Subscription large = store.subscribe("vm", APPENDERS * 1000 + 1);
+    ExecutorService pool = Executors.newFixedThreadPool(APPENDERS + 1);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> appenders = new ArrayList<>();
+      for (int a = 0; a < APPENDERS; a++) {
+        int id = a;
+        appenders.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < 1000; i++) {
+            store.append("vm", frame(id, "x"));
+          }
+          return null;
+        }));
+      }
+      // A slow reader of the small subscription, concurrently with the appenders.
+      Future<long[]> reader = pool.submit(() -> {
+        start.await();
+        long last = 0;
+        long delivered = 0;
+        long lost = 0;
+        while (delivered + lost < APPENDERS * 1000L) {
+          SubscriptionEvent e = small.next(Duration.ofSeconds(30)).orElseThrow();
+          if (e instanceof SubscriptionEvent.Delivered d) {
+            assertTrue(d.frame().seq() > last, "seqs increase");
+            last = d.frame().seq();
+            delivered++;
+          } else if (e instanceof SubscriptionEvent.Lost l) {
+            assertTrue(l.firstSeq() > last && l.lastSeq() >= l.firstSeq(), "lost range follows delivered frames");
+            assertEquals(l.lastSeq() - l.firstSeq() + 1, l.count(), "a lost range is contiguous");
+            last = l.lastSeq();
+            lost += l.count();
+          }
+        }
+        return new long[] {delivered, lost};
+      });
+      start.countDown();
+      for (Future<?> a : appenders) {
+        a.get(60, TimeUnit.SECONDS);
+      }
+      long[] counts = reader.get(60, TimeUnit.SECONDS);
+      assertEquals(APPENDERS * 1000L, counts[0] + counts[1]);
+      assertEquals(counts[1], small.lostFrames());
+      assertEquals(APPENDERS * 1000L - 1, never.lostFrames());
+      long last = 0;
+      for (int i = 0; i < APPENDERS * 1000; i++) {
+        long seq = ((SubscriptionEvent.Delivered) large.poll().orElseThrow()).frame().seq();
+        assertEquals(last + 1, seq, "a big enough buffer gets every frame in order");
+        last = seq;
+      }
+      assertEquals(0, large.lostFrames());
+    } finally {
+      pool.shutdownNow();
+      store.close();
+    }
+  }
+
   private static Frame frame(int session, String text) {
     return Frame.builder("assistant.done").session(SessionKey.host("s" + session))
         .payload(RawJson.of("{\"text\":\"" + text + "\"}")).build();

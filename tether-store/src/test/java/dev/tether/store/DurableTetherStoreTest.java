@@ -256,6 +256,21 @@ class DurableTetherStoreTest {
   }
 
   @Test
+  void hostileInstanceNamesAreStoredAsData() throws Exception {
+    String sql = "vm'); DROP TABLE frames; --";
+    String odd = "vm\u0000\n\u2028\uD83D\uDE00";
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      s.append(sql, text(A, "1"));
+      s.append(odd, text(A, "2"));
+    }
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      assertEquals(List.of(1L), seqs(s.retained(sql)));
+      assertEquals(List.of(1L), seqs(s.retained(odd)));
+      assertEquals(2, rowCount(file()));
+    }
+  }
+
+  @Test
   void open_rejectsForeignSqliteDatabase() throws Exception {
     Path foreign = dir.resolve("other.db");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + foreign);

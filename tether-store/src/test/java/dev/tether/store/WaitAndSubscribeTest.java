@@ -149,6 +149,42 @@ class WaitAndSubscribeTest {
     assertEquals(0, store.pendingWaits("vm"));
   }
 
+  /** host-agent-tether.md §2: tether_send returns ingress_seq; tether_read long-polls after it. */
+  @Test
+  void phase1_hostAgentReadsTheAgentsReplyByLongPollingAfterIngressSeq() throws Exception {
+    SessionKey host = SessionKey.host("debug-1");
+    store.append("vm", done(SessionKey.host("other"), null, "earlier, elsewhere"));
+    long ingress = store.append("vm", TestFrames.frame("user.message", host, "host-1", "analyze"));
+    FrameQuery read = FrameQuery.builder().session(host).afterSeq(ingress).build();
+    CompletableFuture<QueryResult> first = store.waitForFrames("vm", read, LONG);
+    assertFalse(first.isDone(), "the host's own message is not returned");
+    java.util.concurrent.ExecutorService agent = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      agent.submit(() -> {
+        store.append("vm", TestFrames.frame("status.presence", host, "host-1", "thinking"));
+        store.append("vm", text(new SessionKey("telegram", "debug-1"), "not for the host"));
+        for (int i = 0; i < 5; i++) {
+          store.append("vm", TestFrames.frame("assistant.delta", host, "host-1", "part" + i));
+        }
+        store.append("vm", done(host, "host-1", "complete"));
+      });
+      List<String> types = new java.util.ArrayList<>();
+      QueryResult r = first.get(30, TimeUnit.SECONDS);
+      while (true) {
+        r.frames().forEach(f -> types.add(f.type()));
+        if (types.contains("assistant.done")) {
+          break;
+        }
+        r = store.awaitFrames("vm", read.withAfterSeq(r.nextSeq()), LONG);
+      }
+      assertEquals("status.presence", types.get(0));
+      assertEquals(7, types.size(), "presence, five deltas, done: each once");
+      assertEquals("assistant.done", types.get(6));
+    } finally {
+      agent.shutdownNow();
+    }
+  }
+
   @Test
   void subscribe_deliversEveryFrameInSeqOrder() throws Exception {
     Subscription s = store.subscribe("vm", 100);
