@@ -268,6 +268,7 @@ class TetherServerTest {
     Files.writeString(stale, "left behind");
     try (TetherServer other = TetherServer.start(new Address.Unix(stale), MemoryTetherStore.create(), null, 8);
         RawHttp h = new RawHttp(new Address.Unix(stale))) {
+      assertEquals(new Address.Unix(stale), other.boundAddress());
       assertEquals(200, h.get("/v1/health").status());
     }
   }
