@@ -200,8 +200,10 @@ final class TetherHandler extends Handler.Abstract {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), request, response, callback)
-        .next(start);
+    NdjsonStream stream =
+        new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), request, response, callback);
+    // Commit the headers now, so the client knows the stream is open before the first frame.
+    response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), callback::failed));
   }
 
   private void track(CompletableFuture<QueryResult> wait, Request request) {

@@ -131,6 +131,27 @@ class TetherE2eTest {
     }
   }
 
+  @Test
+  void tcpOnLoopback_withTheTokenFile_servesTheAgentAndRefusesStrangers() throws Exception {
+    Path token = dir.resolve("secret/token");
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file", token.toString())) {
+      int port = Integer.parseInt(serve.awaitStderr("listening on 127\\.0\\.0\\.1:(\\d+)", START_MS).group(1));
+      assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(token)));
+      String host = "http://127.0.0.1:" + port;
+      try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", host, "--token-file", token.toString(),
+              "--instance", INSTANCE, "--data-dir", dir.resolve("agent-data").toString());
+          TetherHttpClient client = new TetherHttpClient(Address.parse(host), Tokens.read(token));
+          RawHttp stranger = new RawHttp(Address.parse(host))) {
+        agent.awaitStderr("ready on", START_MS);
+        assertEquals(401, stranger.post("/v1/instances/" + INSTANCE + "/tether", Fixtures.wire(Fixtures.userMessage("t", "no token"))).status());
+        var accepted = client.send(INSTANCE, Fixtures.userMessage("tcp", "over tcp", Fixtures.png(9, 4))).get(30, TimeUnit.SECONDS);
+        assertEquals(1, accepted.ingressSeq(), "the stranger's frame was not stored");
+        Payload.AssistantDone done = done(readReply(client, "tcp", accepted.ingressSeq(), accepted.msgId()));
+        assertTrue(done.text().contains("image 1: PNG, 9x4 pixels"), done.text());
+      }
+    }
+  }
+
   /** Polls until the assistant.done answering {@code msgId}; returns every reply frame in order. */
   private static List<Frame> readReply(TetherHttpClient client, String session, long afterSeq, String msgId) throws Exception {
     List<Frame> frames = new ArrayList<>();

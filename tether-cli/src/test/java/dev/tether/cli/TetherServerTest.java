@@ -243,6 +243,16 @@ class TetherServerTest {
   }
 
   @Test
+  void stream_endsCleanlyWhenTheServerShutsDown() throws Exception {
+    try (var lines = new StreamReader(address, BASE + "/stream?after_seq=0")) {
+      http.post(BASE, Fixtures.wire(Fixtures.userMessage("s", "one")));
+      assertEquals(1, lines.nextFrame().get("seq").asLong());
+      server.close();
+      assertThrows(IllegalStateException.class, lines::nextFrame, "the stream ends instead of hanging");
+    }
+  }
+
+  @Test
   void unknownPathsAndMethods_jsonErrors() throws Exception {
     RawHttp.Reply notFound = http.get("/v1/instances/vm1/other");
     assertEquals(404, notFound.status());
