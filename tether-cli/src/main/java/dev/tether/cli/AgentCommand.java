@@ -1,0 +1,83 @@
+package dev.tether.cli;
+
+import dev.tether.images.FileBlobStore;
+import dev.tether.store.SessionStore;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tether agent}: the demo guest agent, talking to a host over its HTTP API.
+ */
+@Command(name = "agent", mixinStandardHelpOptions = true,
+    description = {"Run the demo guest agent against a tether host.",
+        "Without a model it describes each received image (format, pixel size, bytes) and draws a PNG bar chart when asked for a chart.",
+        "With ANTHROPIC_API_KEY, OPENAI_API_KEY or OLLAMA_HOST set it streams a real model's answer."})
+final class AgentCommand implements Callable<Integer> {
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
+  String host;
+
+  @Option(names = "--token-file", paramLabel = "FILE", description = "Bearer token for a TCP host (default ~/.tether/token when --host is TCP).")
+  java.nio.file.Path tokenFile;
+
+  @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to serve. Default: ${DEFAULT-VALUE}.")
+  String instance;
+
+  @Option(names = "--after-seq", paramLabel = "SEQ", defaultValue = "-1",
+      description = "Answer messages after this seq; default: only messages sent after the agent starts.")
+  long afterSeq;
+
+  @Option(names = "--model", paramLabel = "NAME", description = "The model name (default depends on the provider).")
+  String model;
+
+  @Option(names = "--demo", description = "Use the deterministic demo answer even when an API key is set.")
+  boolean demo;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Where the agent keeps its sessions (JSONL per channel and id) and their images (content-addressed blobs). Default: ~/.tether/agent.")
+  java.nio.file.Path dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
+    String token = Connections.token(address, tokenFile);
+    ModelReplier.Endpoint endpoint = demo ? null : ModelReplier.fromEnvironment(System.getenv(), model);
+    Replier replier = endpoint == null ? new DemoReplier() : new ModelReplier(endpoint);
+    java.nio.file.Path dir = dataDir == null ? java.nio.file.Path.of(Address.home(), ".tether", "agent") : dataDir;
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    }
+    try (TetherHttpClient client = new TetherHttpClient(address, token);
+        SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
+      long start = afterSeq;
+      if (start < 0) {
+        start = client.poll(instance, "*", "*", 0, 1, 0, java.util.List.of("-"), null)
+            .get(30, java.util.concurrent.TimeUnit.SECONDS).nextSeq();
+      }
+      DemoAgent agent = new DemoAgent(client, instance, replier, sessions);
+      CountDownLatch done = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        agent.close();
+        try {
+          done.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "tether-agent-shutdown"));
+      long from = start;
+      try {
+        agent.run(from, () -> System.err.println("tether agent: ready on " + address + " instance " + instance
+            + " after seq " + from + ", sessions in " + dir + ", answering with " + replier.describe()));
+      } finally {
+        done.countDown();
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      System.err.println("tether agent: cannot reach the host at " + address + ": " + DemoAgent.rootMessage(e));
+      return 1;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.tether.cli;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.TetherException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Request;
+
+/**
+ * Reads a request body without holding a thread while bytes are in flight, into one growing
+ * buffer, refusing it as soon as it is larger than the limit.
+ *
+ * <p>A declared {@code Content-Length} over the limit fails before any byte is read; a chunked
+ * body fails on the chunk that crosses the limit, after at most {@code maxBytes + 1} bytes were
+ * accepted into the buffer. The failure is a {@link TetherException} with
+ * {@link ErrorCode#FRAME_TOO_LARGE}. Not thread-safe: Jetty calls {@link #run} serially.
+ */
+final class BodyReader implements Runnable {
+  /** The bytes {@code [0, length)} of {@code buffer}. */
+  record Body(byte[] buffer, int length) {}
+
+  private static final long INITIAL_MAX = 1 << 20;
+
+  private final Request request;
+  private final int maxBytes;
+  private final CompletableFuture<Body> result = new CompletableFuture<>();
+  private byte[] buffer;
+  private int length;
+
+  private BodyReader(Request request, int maxBytes) {
+    this.request = request;
+    this.maxBytes = maxBytes;
+  }
+
+  static CompletableFuture<Body> read(Request request, int maxBytes) {
+    BodyReader reader = new BodyReader(request, maxBytes);
+    long declared = request.getLength();
+    if (declared > maxBytes) {
+      reader.result.completeExceptionally(tooLarge(maxBytes));
+      return reader.result;
+    }
+    // Start from the declared length but at most 1 MiB: a client that declares 28 MiB and then
+    // sends nothing must not make the server hold 28 MiB for it.
+    reader.buffer = new byte[(int) Math.max(256, Math.min(declared < 0 ? 8192 : declared, Math.min(INITIAL_MAX, maxBytes + 1L)))];
+    reader.run();
+    return reader.result;
+  }
+
+  @Override
+  public void run() {
+    while (true) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        request.demand(this);
+        return;
+      }
+      if (Content.Chunk.isFailure(chunk)) {
+        result.completeExceptionally(chunk.getFailure());
+        return;
+      }
+      try {
+        ByteBuffer bytes = chunk.getByteBuffer();
+        int n = bytes.remaining();
+        if ((long) length + n > maxBytes) {
+          result.completeExceptionally(tooLarge(maxBytes));
+          return;
+        }
+        if (length + n > buffer.length) {
+          buffer = Arrays.copyOf(buffer, (int) Math.min(maxBytes + 1L, Math.max((long) length + n, buffer.length * 2L)));
+        }
+        bytes.get(buffer, length, n);
+        length += n;
+      } finally {
+        chunk.release();
+      }
+      if (chunk.isLast()) {
+        result.complete(new Body(buffer, length));
+        return;
+      }
+    }
+  }
+
+  private static TetherException tooLarge(int maxBytes) {
+    return TetherException.of(ErrorCode.FRAME_TOO_LARGE,
+        "frame is larger than " + maxBytes + " bytes; send fewer or smaller images");
+  }
+}

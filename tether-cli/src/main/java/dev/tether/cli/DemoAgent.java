@@ -1,0 +1,216 @@
+package dev.tether.cli;
+
+import dev.tether.api.Frame;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.Frames;
+import dev.tether.api.Payload;
+import dev.tether.api.RawJson;
+import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
+import dev.tether.api.Turn;
+import dev.tether.store.SessionLog;
+import dev.tether.store.SessionPart;
+import dev.tether.store.SessionStore;
+import dev.tether.store.SessionTurn;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The demo guest agent: long-polls an instance for {@code user.message} and
+ * {@code control.cancel} frames on every channel and session, and answers each message following
+ * the protocol: {@code status.presence thinking}, {@code assistant.delta}s, then
+ * {@code assistant.done} carrying the request's {@code msg_id}, then {@code status.presence idle}.
+ *
+ * <p>Design: one thread polls; answers run on a small pool, chained per session so that the
+ * messages of one session are answered in order while sessions proceed in parallel. Sessions are
+ * keyed by {@link SessionKey} (channel and id) and kept in a {@link SessionStore}: each turn is a
+ * JSONL line whose images are refs into the blob store, and the context for a reply is the newest
+ * {@value #MAX_TURNS} turns with their images read back. A {@code control.cancel} whose {@code msg_id} names a request
+ * stops it: the reply ends early and its {@code assistant.done} carries {@code "cancelled":true}.
+ * Thread-safe; {@link #close()} stops polling and waits briefly for answers in progress.
+ */
+final class DemoAgent implements AutoCloseable {
+  static final int MAX_TURNS = 40;
+  static final int MAX_CONTEXT_CHARS = 200_000;
+  private static final long POLL_WAIT_MS = 25_000;
+  private static final System.Logger LOG = System.getLogger(DemoAgent.class.getName());
+
+  private final TetherHttpClient client;
+  private final String instance;
+  private final Replier replier;
+  private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+    Thread t = new Thread(r, "tether-agent-reply");
+    t.setDaemon(true);
+    return t;
+  });
+  private final SessionStore sessions;
+  private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
+  private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
+  private volatile boolean running = true;
+  private volatile CompletableFuture<TetherHttpClient.Page> currentPoll;
+
+  DemoAgent(TetherHttpClient client, String instance, Replier replier, SessionStore sessions) {
+    this.client = client;
+    this.instance = instance;
+    this.replier = replier;
+    this.sessions = sessions;
+  }
+
+  /** Polls and answers until {@link #close()}; {@code afterSeq} is where reading starts. */
+  void run(long afterSeq, Runnable onReady) throws InterruptedException {
+    long cursor = afterSeq;
+    boolean ready = false;
+    while (running) {
+      TetherHttpClient.Page page;
+      try {
+        CompletableFuture<TetherHttpClient.Page> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
+            List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null);
+        currentPoll = poll;
+        if (!running) {
+          poll.cancel(false);
+        }
+        page = poll.get(POLL_WAIT_MS + 60_000, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.CancellationException e) {
+        break; // close() aborted the poll
+      } catch (ExecutionException | TimeoutException e) {
+        if (!running) {
+          break;
+        }
+        System.err.println("tether agent: poll failed (" + rootMessage(e) + "); retrying in 1 s");
+        Thread.sleep(1000);
+        continue;
+      }
+      if (!ready) {
+        ready = true;
+        onReady.run();
+      }
+      if (page.gap()) {
+        System.err.println("tether agent: frames before seq " + page.oldestSeq() + " were evicted before they were read");
+      }
+      for (Frame f : page.frames()) {
+        dispatch(f);
+      }
+      cursor = Math.max(cursor, page.nextSeq());
+    }
+  }
+
+  private void dispatch(Frame frame) {
+    String msgId = frame.msgId().orElse(null);
+    SessionKey session = frame.session().orElse(SessionKey.host(SessionKey.DEFAULT_ID));
+    if (FrameTypes.CONTROL_CANCEL.equals(frame.type())) {
+      if (msgId != null) {
+        cancels.computeIfAbsent(msgId, k -> new AtomicBoolean()).set(true);
+        System.err.println("tether agent: cancel " + msgId);
+      }
+      return;
+    }
+    Payload.UserMessage message;
+    try {
+      message = (Payload.UserMessage) frame.payloadView();
+    } catch (TetherException | ClassCastException e) {
+      System.err.println("tether agent: skipping seq " + frame.seq() + ": " + e.getMessage());
+      return;
+    }
+    String id = msgId == null ? "seq-" + frame.seq() : msgId;
+    Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
+    AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
+    tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
+        .thenRunAsync(() -> answer(session, id, request, message, cancelled), pool)
+        .exceptionally(t -> {
+          System.err.println("tether agent: answering " + id + " failed: " + rootMessage(t));
+          return null;
+        }));
+  }
+
+  private void answer(SessionKey session, String msgId, Frame request, Payload.UserMessage message, AtomicBoolean cancelled) {
+    try {
+      System.err.println("tether agent: answering " + msgId + " in " + session
+          + (message.images().isEmpty() ? "" : " (" + message.images().size() + " images)"));
+      post(Frames.presence(session, msgId, Payload.Presence.THINKING));
+      // The earlier turns, images read back from the blob store; then the request joins the session.
+      SessionLog log = sessions.open(session);
+      List<Turn> snapshot = log.assembleContext("", MAX_TURNS, MAX_CONTEXT_CHARS).turns();
+      log.ingest(request);
+      Replier.Reply reply;
+      try {
+        reply = replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
+      } catch (IOException e) {
+        reply = new Replier.Reply("Sorry, the model call failed: " + e.getMessage(), List.of());
+      }
+      Payload.AssistantDone done = cancelled.get()
+          ? new Payload.AssistantDone(reply.text(), reply.images(), Map.of("cancelled", RawJson.of("true")))
+          : Payload.AssistantDone.of(reply.text(), reply.images());
+      // The answer is in the session (durably) before the host hears it is done.
+      List<SessionPart> parts = new ArrayList<>();
+      parts.add(new SessionPart.Text(reply.text()));
+      for (dev.tether.api.Image image : reply.images()) {
+        parts.add(log.storeImage(dev.tether.api.ImageData.of(image), image.mediaType()));
+      }
+      log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
+      post(Frame.of(session, msgId, done));
+      post(Frames.presence(session, msgId, Payload.Presence.IDLE));
+    } catch (IOException e) {
+      System.err.println("tether agent: cannot post the answer to " + msgId + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      cancels.remove(msgId);
+    }
+  }
+
+  private void post(Frame frame) throws IOException, InterruptedException {
+    try {
+      client.send(instance, frame).get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(rootMessage(e), e);
+    } catch (TimeoutException e) {
+      throw new IOException("the host did not answer within 60 s", e);
+    }
+  }
+
+  private void postUnchecked(Frame frame) {
+    try {
+      post(frame);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  static String rootMessage(Throwable t) {
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    CompletableFuture<TetherHttpClient.Page> poll = currentPoll;
+    if (poll != null) {
+      poll.cancel(false); // aborts the long-poll's HTTP request
+    }
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.log(System.Logger.Level.WARNING, "answers still running at shutdown");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.tether.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code tether} command: one executable jar with the subcommands {@code serve},
+ * {@code agent}, {@code mcp}, {@code validate} and {@code convert}.
+ *
+ * <p>Command-line parsing is picocli: a single 400 KB jar with no dependencies that gives every
+ * subcommand a consistent {@code --help}, typed options and usage errors on stderr, which plain
+ * JDK parsing would have to re-implement for five commands. Everything a command reports about
+ * its progress or failure goes to stderr; stdout carries only results (a converted request, the
+ * MCP protocol).
+ */
+@Command(
+    name = "tether",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Sessioned, framed messaging with agents, with images both ways.",
+    subcommands = {
+      ServeCommand.class,
+      AgentCommand.class,
+      McpCommand.class,
+      ValidateCommand.class,
+      ConvertCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class Main implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Held so the level sticks: java.util.logging keeps loggers weakly. */
+  private static final java.util.logging.Logger JETTY_LOG = java.util.logging.Logger.getLogger("org.eclipse.jetty");
+
+  public static void main(String[] args) {
+    JETTY_LOG.setLevel(java.util.logging.Level.WARNING); // Jetty's start-up INFO lines are noise on stderr
+    System.exit(run(args));
+  }
+
+  /** Runs the command line {@code args} and returns its exit code (used by tests in-process). */
+  public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(new java.io.PrintWriter(System.out, true));
+    cl.setErr(new java.io.PrintWriter(System.err, true));
+    return cl;
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate or convert");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"tether " + (v == null ? "dev" : v)};
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.tether.cli;
+
+import dev.tether.mcp.StdioServer;
+import dev.tether.mcp.TetherMcpServer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tether mcp}: the MCP stdio server with the {@code tether-mcp} tools over a remote host
+ * ({@link HttpTetherClient}). Stdout carries only JSON-RPC; everything else goes to stderr.
+ */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+    description = {"Run the MCP stdio server (tether_send, tether_read) against a tether host.",
+        "Register it in Claude Code: claude mcp add tether -- java -jar tether.jar mcp --host unix:/path/to/tether.sock"})
+final class McpCommand implements Callable<Integer> {
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
+  String host;
+
+  @Option(names = "--token-file", paramLabel = "FILE", description = "Bearer token for a TCP host (default ~/.tether/token).")
+  Path tokenFile;
+
+  @Override
+  public Integer call() throws Exception {
+    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
+    String token = Connections.token(address, tokenFile);
+    try (TetherHttpClient http = new TetherHttpClient(address, token)) {
+      System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
+      TetherMcpServer tools = TetherMcpServer.builder(new HttpTetherClient(http)).build();
+      StdioServer.run(tools);
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.tether.cli;
+
+import dev.tether.images.FrameValidator;
+import dev.tether.store.TetherStore;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Objects;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The tether host daemon: a Jetty 12 server with the {@link TetherHandler} over a store, on a
+ * Unix domain socket or a loopback TCP port.
+ *
+ * <p>Security (spec section 7): the Unix socket is the access control. Its directory is created
+ * with mode 0700 when missing and the socket file is set to 0600 once bound, so only the owner can
+ * connect. On TCP every request needs the bearer token, and a non-loopback address is refused
+ * unless the caller forces it.
+ *
+ * <p>Shutdown is graceful: new requests get 503, waits in progress are answered at once, requests
+ * in flight finish (up to the stop timeout), then the store is closed, which flushes a durable
+ * journal. Thread-safe; {@link #close()} is idempotent.
+ */
+final class TetherServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(TetherServer.class.getName());
+  private static final int ACCEPT_QUEUE = 1024;
+
+  private final Server server;
+  private final TetherHandler handler;
+  private final TetherStore store;
+  private final AbstractConnector connector;
+  private final Address address;
+  private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads) {
+    this.address = address;
+    this.store = store;
+    QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
+    pool.setName("tether-http");
+    pool.setDaemon(true);
+    this.server = new Server(pool);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    HttpConnectionFactory http = new HttpConnectionFactory(config);
+    if (address instanceof Address.Unix unix) {
+      UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
+      c.setUnixDomainPath(unix.path());
+      // The default backlog is tiny for Unix sockets, where a full queue fails connect() at once
+      // (EAGAIN) instead of retrying as TCP does; a burst of clients needs room.
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
+      connector = c;
+    } else {
+      Address.Tcp tcp = (Address.Tcp) address;
+      ServerConnector c = new ServerConnector(server, http);
+      c.setHost(tcp.host());
+      c.setPort(tcp.port());
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
+      connector = c;
+    }
+    // Long-polls last up to 30 s; the idle timeout must not cut them.
+    connector.setIdleTimeout(120_000);
+    server.addConnector(connector);
+    this.handler = new TetherHandler(store, validator, token);
+    server.setHandler(new GracefulHandler(handler));
+    server.setStopTimeout(10_000);
+    server.setStopAtShutdown(false);
+  }
+
+  /**
+   * Starts a server. For a Unix socket the parent directory is created (0700) when missing, a
+   * stale socket file left by a dead server is removed, and the socket is made 0600.
+   *
+   * @throws IOException when the address is in use or cannot be bound
+   */
+  static TetherServer start(Address address, TetherStore store, String token, int maxThreads) throws IOException {
+    return start(address, store, FrameValidator.standard(), token, maxThreads);
+  }
+
+  /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
+      throws IOException {
+    Objects.requireNonNull(address, "address");
+    Objects.requireNonNull(store, "store");
+    if (address instanceof Address.Tcp && token == null) {
+      throw new IllegalArgumentException("a TCP listener needs a token");
+    }
+    if (address instanceof Address.Unix unix) {
+      prepareSocketPath(unix.path());
+    }
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads);
+    try {
+      s.server.start();
+    } catch (Exception e) {
+      try {
+        s.server.stop();
+      } catch (Exception ignored) {
+        // best effort
+      }
+      throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+    }
+    if (address instanceof Address.Unix unix) {
+      Files.setPosixFilePermissions(unix.path(), PosixFilePermissions.fromString("rw-------"));
+    }
+    return s;
+  }
+
+  /** Where the server listens; for TCP with port 0, the port it got. */
+  Address boundAddress() {
+    if (address instanceof Address.Tcp tcp && connector instanceof NetworkConnector n) {
+      return new Address.Tcp(tcp.host(), n.getLocalPort());
+    }
+    return address;
+  }
+
+  TetherHandler handler() {
+    return handler;
+  }
+
+  TetherStore store() {
+    return store;
+  }
+
+  /** Stops gracefully: answers waits, lets in-flight requests finish, then closes the store. */
+  @Override
+  public void close() {
+    if (!stopped.compareAndSet(false, true)) {
+      return; // a second caller (the shutdown hook and a test, say) does not wait again
+    }
+    handler.beginShutdown();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "stopping the HTTP server failed", e);
+    }
+    store.close();
+    if (address instanceof Address.Unix unix) {
+      try {
+        Files.deleteIfExists(unix.path());
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot remove " + unix.path(), e);
+      }
+    }
+  }
+
+  /** Blocks until the server has stopped. */
+  void join() throws InterruptedException {
+    server.join();
+  }
+
+  private static void prepareSocketPath(Path socket) throws IOException {
+    Path parent = socket.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      try {
+        Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (FileAlreadyExistsException e) {
+        throw new IOException(parent + " exists and is not a directory", e);
+      }
+    }
+    if (Files.exists(socket)) {
+      if (isLive(socket)) {
+        throw new IOException("a server is already listening on " + socket);
+      }
+      Files.delete(socket); // left behind by a server that died
+    }
+  }
+
+  private static boolean isLive(Path socket) {
+    try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      ch.connect(UnixDomainSocketAddress.of(socket));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

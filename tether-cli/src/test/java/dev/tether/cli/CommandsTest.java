@@ -1,0 +1,191 @@
+package dev.tether.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tether.api.Frame;
+import dev.tether.api.Frames;
+import dev.tether.api.Image;
+import dev.tether.api.MediaType;
+import dev.tether.api.SessionKey;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/** validate, convert, serve's refusals and --help, run in-process with stdout/stderr captured. */
+@ResourceLock("System.out")
+class CommandsTest {
+  @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream oldOut;
+  private PrintStream oldErr;
+  private InputStream oldIn;
+
+  @BeforeEach
+  void capture() {
+    oldOut = System.out;
+    oldErr = System.err;
+    oldIn = System.in;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+    System.setIn(oldIn);
+  }
+
+  private int run(String... args) {
+    return Main.run(args);
+  }
+
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private Path file(String name, byte[] content) throws Exception {
+    Path p = dir.resolve(name);
+    Files.write(p, content);
+    return p;
+  }
+
+  @Test
+  void validate_validFrame_exit0() throws Exception {
+    Path f = file("ok.json", Fixtures.wire(Fixtures.userMessage("s", "hi", Fixtures.png(3, 3))));
+    assertEquals(0, run("validate", f.toString()), stderr());
+    assertTrue(stderr().contains("valid: user.message frame with 1 image"), stderr());
+  }
+
+  @Test
+  void validate_mismatchedImage_exit1WithCodeIndexAndSentence() throws Exception {
+    Image lie = new Image(MediaType.GIF, Fixtures.png(3, 3).data());
+    Path f = file("bad.json", Fixtures.wire(Fixtures.userMessage("s", "hi", Fixtures.png(2, 2), lie)));
+    assertEquals(ValidateCommand.INVALID, run("validate", f.toString()));
+    assertTrue(stderr().startsWith("MEDIA_TYPE_MISMATCH (image 1): "), stderr());
+  }
+
+  @Test
+  void validate_hostileInputs_exit1WithACode() throws Exception {
+    for (String bad : List.of("", "{", "[]", "{\"type\":\"user.message\",\"payload\":{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64,AAAA\"}]}}")) {
+      err.reset();
+      assertEquals(ValidateCommand.INVALID, run("validate", file("h.json", bad.getBytes(StandardCharsets.UTF_8)).toString()), bad);
+      assertTrue(stderr().matches("(?s)[A-Z_]+( \\(image \\d+\\))?: .+"), stderr());
+    }
+  }
+
+  @Test
+  void validate_readsStandardInput() {
+    System.setIn(new ByteArrayInputStream(Fixtures.utf8("{\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}")));
+    assertEquals(ValidateCommand.INVALID, run("validate", "-"));
+    assertTrue(stderr().startsWith("IMAGES_NOT_ALLOWED: "), stderr());
+  }
+
+  @Test
+  void validate_missingFile_exit2() {
+    assertEquals(ValidateCommand.UNREADABLE, run("validate", dir.resolve("nope.json").toString()));
+    assertTrue(stderr().contains("no such file"), stderr());
+  }
+
+  @Test
+  void convert_eachProvider_printsItsImageBlock() throws Exception {
+    Image png = Fixtures.png(6, 4);
+    Path f = file("m.json", Fixtures.wire(Fixtures.userMessage("s", "what is it?", png)));
+    assertEquals(0, run("convert", "--to", "claude", f.toString()), stderr());
+    JsonNode claude = Json.MAPPER.readTree(out.toByteArray());
+    JsonNode block = claude.path("messages").path(0).path("content").path(0);
+    assertEquals("image", block.path("type").asText(), claude.toString());
+    assertEquals(png.data(), block.path("source").path("data").asText());
+
+    out.reset();
+    assertEquals(0, run("convert", "--to", "openai-chat", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"url\":\"data:image/png;base64," + png.data()), out.toString());
+    out.reset();
+    assertEquals(0, run("convert", "--to", "openai-responses", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"input_image\""));
+    out.reset();
+    assertEquals(0, run("convert", "--to", "ollama", f.toString()), stderr());
+    assertEquals(png.data(), Json.MAPPER.readTree(out.toByteArray()).path("messages").path(0).path("images").path(0).asText());
+    out.reset();
+    assertEquals(0, run("convert", "--to", "gemini", "--model", "x", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"inline_data\""), out.toString());
+  }
+
+  @Test
+  void convert_mcp_givesTextWithStubsThenImages() throws Exception {
+    Image png = Fixtures.png(6, 4);
+    Frame done = Frames.assistantDone(SessionKey.host("s"), "host-1", "chart", List.of(png));
+    Path f = file("d.json", Fixtures.wire(done));
+    assertEquals(0, run("convert", "--to", "mcp", f.toString()), stderr());
+    JsonNode content = Json.MAPPER.readTree(out.toByteArray()).path("content");
+    assertEquals("text", content.path(0).path("type").asText());
+    assertTrue(content.path(0).path("text").asText().contains("\"_mcp_index\":0"), content.toString());
+    assertEquals("image", content.path(1).path("type").asText());
+    assertEquals(png.data(), content.path(1).path("data").asText());
+  }
+
+  @Test
+  void convert_gifToGemini_failsNamingTheRule_unlessFitted() throws Exception {
+    Image gif = dev.tether.images.Images.fromBytes(Fixtures.picture("gif", 5, 5), MediaType.GIF);
+    Path f = file("g.json", Fixtures.wire(Fixtures.userMessage("s", "x", gif)));
+    assertEquals(1, run("convert", "--to", "gemini", f.toString()));
+    assertTrue(stderr().toLowerCase().contains("gif"), stderr());
+    out.reset();
+    assertEquals(0, run("convert", "--to", "gemini", "--fit", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"mime_type\":\"image/png\""), out.toString());
+  }
+
+  @Test
+  void convert_unknownTargetOrFrameType_isRefused() throws Exception {
+    Path f = file("m.json", Fixtures.wire(Fixtures.userMessage("s", "x")));
+    assertEquals(2, run("convert", "--to", "bard", f.toString()));
+    assertTrue(stderr().contains("--to must be one of"), stderr());
+    Path p = file("p.json", Fixtures.wire(Frames.presence(SessionKey.host("s"), "m", "thinking")));
+    assertEquals(1, run("convert", "--to", "claude", p.toString()));
+    assertTrue(stderr().contains("status.presence"), stderr());
+  }
+
+  @Test
+  void serve_nonLoopbackListen_isRefusedUnlessForced() {
+    assertEquals(2, run("serve", "--listen", "0.0.0.0:0", "--token-file", dir.resolve("tok").toString()));
+    assertTrue(stderr().contains("refusing to listen on non-loopback"), stderr());
+    assertTrue(!Files.exists(dir.resolve("tok")), "nothing is created for a refused listen");
+  }
+
+  @Test
+  void tokenFile_isCreatedOwnerOnly_andReadBack() throws Exception {
+    Path tok = dir.resolve("sub/token");
+    String token = Tokens.loadOrCreate(tok);
+    assertEquals(64, token.length());
+    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tok)));
+    assertEquals(token, Tokens.loadOrCreate(tok));
+  }
+
+  @Test
+  void everyCommand_hasHelp() {
+    for (String cmd : List.of("serve", "agent", "mcp", "validate", "convert")) {
+      out.reset();
+      assertEquals(0, run(cmd, "--help"), cmd);
+      assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("Usage: tether " + cmd), out.toString());
+    }
+  }
+
+  @Test
+  void noCommand_isAUsageError() {
+    assertEquals(2, run());
+    assertTrue(stderr().contains("Missing a command"), stderr());
+  }
+}

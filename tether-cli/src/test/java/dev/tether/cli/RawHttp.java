@@ -1,0 +1,100 @@
+package dev.tether.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.AsyncRequestContent;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Transport;
+
+/** A plain HTTP client for tests that need status codes, headers and chunked bodies. */
+final class RawHttp implements AutoCloseable {
+  record Reply(int status, String body) {
+    JsonNode json() throws IOException {
+      return Json.MAPPER.readTree(body);
+    }
+
+    String errorCode() throws IOException {
+      return json().path("error").path("code").asText();
+    }
+  }
+
+  private final HttpClient http = new HttpClient();
+  private final Address address;
+
+  RawHttp(Address address) throws Exception {
+    this.address = address;
+    http.start();
+  }
+
+  private Request request(String path) {
+    String base = address instanceof Address.Tcp t ? "http://" + t.host() + ":" + t.port() : "http://localhost";
+    Request r = http.newRequest(base + path).timeout(60, TimeUnit.SECONDS);
+    if (address instanceof Address.Unix u) {
+      r.transport(new Transport.TCPUnix(u.path()));
+    }
+    return r;
+  }
+
+  Reply get(String path) throws Exception {
+    return reply(request(path).send());
+  }
+
+  Reply get(String path, String authorization) throws Exception {
+    return reply(request(path).headers(h -> h.put("Authorization", authorization)).send());
+  }
+
+  Reply post(String path, byte[] body) throws Exception {
+    return reply(request(path).method(HttpMethod.POST).body(new BytesRequestContent("application/json", body)).send());
+  }
+
+  Reply method(String method, String path) throws Exception {
+    return reply(request(path).method(method).send());
+  }
+
+  /**
+   * POSTs {@code total} bytes of {@code filler} without a Content-Length (chunked), 64 KiB at a
+   * time, and returns whatever the server answers, also when it answers before the body ends.
+   */
+  Reply postChunked(String path, byte[] head, long total, byte filler) throws Exception {
+    AsyncRequestContent content = new AsyncRequestContent("application/json");
+    var listener = new org.eclipse.jetty.client.CompletableResponseListener(
+        request(path).method(HttpMethod.POST).body(content), 1 << 20);
+    var future = listener.send();
+    content.write(ByteBuffer.wrap(head), org.eclipse.jetty.util.Callback.NOOP);
+    long sent = head.length;
+    byte[] chunk = new byte[64 * 1024];
+    java.util.Arrays.fill(chunk, filler);
+    while (sent < total && !future.isDone()) {
+      int n = (int) Math.min(chunk.length, total - sent);
+      var done = new java.util.concurrent.CompletableFuture<Void>();
+      content.write(ByteBuffer.wrap(chunk, 0, n), org.eclipse.jetty.util.Callback.from(() -> done.complete(null), done::completeExceptionally));
+      try {
+        done.get(30, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        break; // the server refused the rest; its answer is in the response
+      }
+      sent += n;
+    }
+    content.close();
+    return reply(future.get(60, TimeUnit.SECONDS));
+  }
+
+  private static Reply reply(ContentResponse r) {
+    return new Reply(r.getStatus(), r.getContentAsString());
+  }
+
+  @Override
+  public void close() {
+    try {
+      http.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping failed", e);
+    }
+  }
+}
