@@ -39,6 +39,11 @@ final class ServeCommand implements Callable<Integer> {
       description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts). Default: in memory.")
   Path dataDir;
 
+  @Option(names = "--with-agent",
+      description = "Also run the demo agent in this process, answering instance 'default' through this server"
+          + " (what 'tether agent' does; its sessions go to ~/.tether/agent).")
+  boolean withAgent;
+
   @Option(names = "--max-threads", paramLabel = "N", defaultValue = "32",
       description = "HTTP worker threads (long-polls hold none). Default: ${DEFAULT-VALUE}.")
   int maxThreads;
@@ -85,8 +90,35 @@ final class ServeCommand implements Callable<Integer> {
     }, "tether-shutdown"));
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+    if (withAgent) {
+      startDemoAgent(server.boundAddress());
+    }
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Runs {@code tether agent} against this server on a daemon thread, so that one command gives a
+   * host with an agent to talk to. The agent talks HTTP to the server like any other client.
+   */
+  private void startDemoAgent(Address bound) {
+    AgentCommand agent = new AgentCommand();
+    agent.host = bound instanceof Address.Unix unix ? unix.toString() : "http://" + bound;
+    agent.tokenFile = listen == null ? null : (tokenFile == null ? Tokens.defaultFile() : tokenFile);
+    agent.instance = "default";
+    agent.afterSeq = -1;
+    Thread thread = new Thread(() -> {
+      try {
+        int status = agent.call();
+        if (status != 0) {
+          System.err.println("tether serve: the demo agent stopped (status " + status + ")");
+        }
+      } catch (Exception e) {
+        System.err.println("tether serve: the demo agent failed: " + e);
+      }
+    }, "tether-demo-agent");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private TetherStore openStore() throws IOException {

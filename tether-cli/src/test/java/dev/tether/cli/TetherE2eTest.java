@@ -152,6 +152,28 @@ class TetherE2eTest {
     }
   }
 
+  @Test
+  void serveWithAgent_isOneCommandThatAnswers() throws Exception {
+    Path socket = dir.resolve("one.sock");
+    try (ChildJvm serve = ChildJvm.start(dir, "serve-with-agent", Map.of(), "serve", "--socket", socket.toString(), "--with-agent");
+        TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+      serve.awaitStderr("listening on", START_MS);
+      serve.awaitStderr("ready on", START_MS);
+      Image photo = Fixtures.jpeg(64, 48);
+      Frame ask = Fixtures.userMessage("one", "What is in this picture?", photo);
+      var accepted = client.send("default", ask).get(30, TimeUnit.SECONDS);
+      List<Frame> frames = new ArrayList<>();
+      long cursor = accepted.ingressSeq();
+      for (int i = 0; i < 40 && frames.stream().noneMatch(f -> f.type().equals(FrameTypes.ASSISTANT_DONE)); i++) {
+        TetherHttpClient.Page page =
+            client.poll("default", "host", "one", cursor, 0, 10_000, null, accepted.msgId()).get(60, TimeUnit.SECONDS);
+        frames.addAll(page.frames());
+        cursor = page.nextSeq();
+      }
+      assertTrue(done(frames).text().contains("image 1: JPEG, 64x48 pixels"), done(frames).text());
+    }
+  }
+
   /** Polls until the assistant.done answering {@code msgId}; returns every reply frame in order. */
   private static List<Frame> readReply(TetherHttpClient client, String session, long afterSeq, String msgId) throws Exception {
     List<Frame> frames = new ArrayList<>();
