@@ -15,18 +15,19 @@ class LazyTimerTest {
     try (LazyTimer timer = new LazyTimer("test-timer")) {
       List<String> ran = new CopyOnWriteArrayList<>();
       CountDownLatch last = new CountDownLatch(1);
-      Runnable cancel = timer.schedule(() -> ran.add("cancelled"), TimeUnit.MILLISECONDS.toNanos(90));
+      Runnable cancel = timer.schedule(() -> ran.add("cancelled"), TimeUnit.MILLISECONDS.toNanos(900));
       cancel.run();
-      timer.schedule(() -> ran.add("60ms"), TimeUnit.MILLISECONDS.toNanos(60));
-      timer.schedule(() -> ran.add("20ms"), TimeUnit.MILLISECONDS.toNanos(20));
+      timer.schedule(() -> ran.add("600ms"), TimeUnit.MILLISECONDS.toNanos(600));
+      timer.schedule(() -> ran.add("200ms"), TimeUnit.MILLISECONDS.toNanos(200));
       timer.schedule(() -> {
-        ran.add("120ms");
+        ran.add("1200ms");
         last.countDown();
-      }, TimeUnit.MILLISECONDS.toNanos(120));
-      // An earlier deadline than the one the thread sleeps towards must wake it.
+      }, TimeUnit.MILLISECONDS.toNanos(1200));
+      // An earlier deadline than the one the thread sleeps towards must wake it. The deadlines
+      // are hundreds of milliseconds apart so that a descheduled test thread cannot reorder them.
       timer.schedule(() -> ran.add("now"), 0);
       assertTrue(last.await(30, TimeUnit.SECONDS));
-      assertEquals(List.of("now", "20ms", "60ms", "120ms"), ran);
+      assertEquals(List.of("now", "200ms", "600ms", "1200ms"), ran);
       assertEquals(0, timer.pending());
     }
   }

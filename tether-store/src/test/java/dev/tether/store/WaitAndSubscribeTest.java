@@ -76,8 +76,11 @@ class WaitAndSubscribeTest {
   @Test
   void wait_timesOutWithCursorPastExaminedFrames() throws Exception {
     store.append("vm", text(B, "b"));
-    CompletableFuture<QueryResult> f = store.waitForFrames("vm", FrameQuery.session(A, 0), Duration.ofMillis(20));
+    // The timeout only has to outlast the next statement; 500 ms keeps a loaded machine from
+    // firing it before the second append (20 ms did, once).
+    CompletableFuture<QueryResult> f = store.waitForFrames("vm", FrameQuery.session(A, 0), Duration.ofMillis(500));
     store.append("vm", text(B, "b2"));
+    assertFalse(f.isDone(), "the wait ended before the second append; the test's premise failed");
     QueryResult r = f.get(30, TimeUnit.SECONDS);
     assertTrue(r.timedOut());
     assertTrue(r.frames().isEmpty());
