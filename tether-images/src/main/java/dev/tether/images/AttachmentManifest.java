@@ -1,6 +1,7 @@
 package dev.tether.images;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,7 @@ final class AttachmentManifest {
 
   static void write(Path path, List<Attachment> attachments) throws IOException {
     byte[] json = toJson(attachments);
-    MediaFiles.writeAtomically(path, out -> out.write(json));
+    AtomicFiles.write(path, json);
   }
 
   /** The manifest's bytes for {@code attachments}, in order. */

@@ -1,6 +1,7 @@
 package dev.tether.images;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,7 @@ final class MediaRegistryFile {
 
   static void write(Path path, Set<PosixFilePermission> permissions, List<MediaReference> refs) throws IOException {
     byte[] json = toJson(refs);
-    MediaFiles.writeAtomically(path, permissions, out -> out.write(json));
+    AtomicFiles.write(path, permissions, out -> out.write(json));
   }
 
   /** The file's bytes for {@code refs}, in order. */
