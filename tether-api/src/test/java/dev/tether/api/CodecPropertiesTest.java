@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import dev.tether.api.testing.RandomJson;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.Arrays;

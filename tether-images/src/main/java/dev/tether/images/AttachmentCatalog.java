@@ -4,6 +4,7 @@ import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaText;
 import java.io.IOException;
@@ -101,7 +102,7 @@ public final class AttachmentCatalog {
       }
       String name = freeName(MediaFiles.sanitise(upload.filename()), current);
       Path path = MediaFiles.resolveInside(dir, name);
-      MediaFiles.writeAtomically(path, bytes);
+      AtomicFiles.write(path, bytes);
       Attachment added = new Attachment(name, mimeType, bytes.length, clock.instant());
       List<Attachment> next = new ArrayList<>(current);
       next.add(added);

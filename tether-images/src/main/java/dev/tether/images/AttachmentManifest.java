@@ -1,7 +1,7 @@
 package dev.tether.images;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tether.images.internal.MediaFiles;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -35,7 +35,7 @@ final class AttachmentManifest {
 
   static void write(Path path, List<Attachment> attachments) throws IOException {
     byte[] json = toJson(attachments);
-    MediaFiles.writeAtomically(path, out -> out.write(json));
+    AtomicFiles.write(path, json);
   }
 
   /** The manifest's bytes for {@code attachments}, in order. */
@@ -62,27 +62,12 @@ final class AttachmentManifest {
   }
 
   static List<Attachment> read(Path path, long maxBytes, int maxEntries) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = MediaFiles.readBounded(path, maxBytes);
-    } catch (MediaFiles.FileTooLargeException e) {
-      throw new MediaFormatException("attachment manifest " + path + " is larger than " + maxBytes + " bytes", e);
-    }
+    byte[] bytes = MediaFileFields.readFile(path, "attachment manifest", maxBytes);
     return parse(bytes, "attachment manifest " + path, maxEntries);
   }
 
   static List<Attachment> parse(byte[] bytes, String name, int maxEntries) throws MediaFormatException {
-    Object tree;
-    try {
-      tree = MediaJson.readTree(bytes);
-    } catch (MediaJson.InvalidJsonException e) {
-      throw new MediaFormatException(name + " is " + e.getMessage(), e);
-    }
-    MediaFileFields root = MediaFileFields.of(name, tree);
-    long version = root.number("version");
-    if (version != VERSION) {
-      throw new MediaFormatException(name + " has version " + version + "; this reader understands version " + VERSION);
-    }
+    MediaFileFields root = MediaFileFields.versionedRoot(bytes, name, VERSION);
     List<?> entries = root.list("attachments");
     if (entries.size() > maxEntries) {
       throw new MediaFormatException(name + " lists " + entries.size() + " attachments; the limit is " + maxEntries);

@@ -4,6 +4,7 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.images.internal.AtomicFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -337,19 +338,7 @@ public final class FileBlobStore implements BlobStore {
       throw e;
     }
     if (durable) {
-      syncDirectory(dir);
-    }
-  }
-
-  /** Fsyncs a directory so a rename in it is durable. Platforms that cannot (Windows) skip it. */
-  static void syncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      if (System.getProperty("os.name", "").startsWith("Windows")) {
-        return;
-      }
-      throw e;
+      AtomicFiles.fsyncDirectory(dir);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.tether.images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaFiles;
 import dev.tether.images.internal.MediaText;
 import java.io.IOException;
@@ -183,7 +184,7 @@ public final class MediaFetcher implements AutoCloseable {
     String base = ref.fileName() != null ? ref.fileName() : ref.kind().wireName();
     Path target = MediaFiles.resolveInside(mediaDir, MediaFiles.sanitise(ref.id() + "-" + MediaFiles.sanitise(base)));
     long[] written = {0};
-    MediaFiles.writeAtomically(target, out -> {
+    AtomicFiles.write(target, out -> {
       requireWithinLimit(ref, head.length);
       out.write(head);
       written[0] = head.length;

@@ -1,6 +1,10 @@
 package dev.tether.images;
 
+import dev.tether.images.internal.MediaFiles;
+import dev.tether.images.internal.MediaJson;
 import dev.tether.images.internal.MediaText;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -18,6 +22,41 @@ final class MediaFileFields {
   private MediaFileFields(String where, Map<?, ?> object) {
     this.where = where;
     this.object = object;
+  }
+
+  /**
+   * The bytes of the media file at {@code path}, which {@code name} describes in messages.
+   *
+   * @throws MediaFormatException when the file holds more than {@code maxBytes} bytes
+   */
+  static byte[] readFile(Path path, String name, long maxBytes) throws IOException {
+    try {
+      return MediaFiles.readBounded(path, maxBytes);
+    } catch (MediaFiles.FileTooLargeException e) {
+      throw new MediaFormatException(name + " " + path + " is larger than " + maxBytes + " bytes", e);
+    }
+  }
+
+  /**
+   * The root object of a media file's JSON {@code bytes}, after checking that its
+   * {@code "version"} is {@code version}.
+   *
+   * @throws MediaFormatException when the bytes are not JSON, the root is not an object, or the
+   *     version is missing, of the wrong type or another number
+   */
+  static MediaFileFields versionedRoot(byte[] bytes, String name, long version) throws MediaFormatException {
+    Object tree;
+    try {
+      tree = MediaJson.readTree(bytes);
+    } catch (MediaJson.InvalidJsonException e) {
+      throw new MediaFormatException(name + " is " + e.getMessage(), e);
+    }
+    MediaFileFields root = of(name, tree);
+    long found = root.number("version");
+    if (found != version) {
+      throw new MediaFormatException(name + " has version " + found + "; this reader understands version " + version);
+    }
+    return root;
   }
 
   static MediaFileFields of(String where, Object value) throws MediaFormatException {

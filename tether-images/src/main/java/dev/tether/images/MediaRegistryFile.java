@@ -1,7 +1,7 @@
 package dev.tether.images;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tether.images.internal.MediaFiles;
+import dev.tether.images.internal.AtomicFiles;
 import dev.tether.images.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -35,7 +35,7 @@ final class MediaRegistryFile {
 
   static void write(Path path, Set<PosixFilePermission> permissions, List<MediaReference> refs) throws IOException {
     byte[] json = toJson(refs);
-    MediaFiles.writeAtomically(path, permissions, out -> out.write(json));
+    AtomicFiles.write(path, permissions, out -> out.write(json));
   }
 
   /** The file's bytes for {@code refs}, in order. */
@@ -89,27 +89,12 @@ final class MediaRegistryFile {
    *     {@code maxEntries} references, or is not a valid registry file
    */
   static List<MediaReference> read(Path path, long maxBytes, int maxEntries) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = MediaFiles.readBounded(path, maxBytes);
-    } catch (MediaFiles.FileTooLargeException e) {
-      throw new MediaFormatException("media registry file " + path + " is larger than " + maxBytes + " bytes", e);
-    }
+    byte[] bytes = MediaFileFields.readFile(path, "media registry file", maxBytes);
     return parse(bytes, "media registry file " + path, maxEntries);
   }
 
   static List<MediaReference> parse(byte[] bytes, String name, int maxEntries) throws MediaFormatException {
-    Object tree;
-    try {
-      tree = MediaJson.readTree(bytes);
-    } catch (MediaJson.InvalidJsonException e) {
-      throw new MediaFormatException(name + " is " + e.getMessage(), e);
-    }
-    MediaFileFields root = MediaFileFields.of(name, tree);
-    long version = root.number("version");
-    if (version != VERSION) {
-      throw new MediaFormatException(name + " has version " + version + "; this reader understands version " + VERSION);
-    }
+    MediaFileFields root = MediaFileFields.versionedRoot(bytes, name, VERSION);
     List<?> entries = root.list("refs");
     if (entries.size() > maxEntries) {
       throw new MediaFormatException(name + " holds " + entries.size() + " references; the limit is " + maxEntries);

@@ -1,7 +1,7 @@
 package dev.tether.images;
 
-import static dev.tether.images.QtGens.charsOf;
-import static dev.tether.images.QtGens.strings;
+import static dev.tether.api.testing.QtGens.charsOf;
+import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -211,7 +211,7 @@ class FileBlobStoreTest {
 
   @Test
   void collectGarbage_deletesOnlyUnreferencedBlobsOlderThanTheGracePeriod() throws IOException {
-    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
     FileBlobStore store = FileBlobStore.builder(dir).clock(clock).build();
     BlobKey referencedOld = store.put(SeededImages.png(100, 16), MediaType.PNG);
     BlobKey unreferencedOld = store.put(SeededImages.png(200, 17), MediaType.PNG);
@@ -235,7 +235,7 @@ class FileBlobStoreTest {
 
   @Test
   void collectGarbage_keepsAnOldBlobThatAPutJustDeduplicatedAgainst() throws IOException {
-    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
     FileBlobStore store = FileBlobStore.builder(dir).clock(clock).build();
     byte[] png = SeededImages.png(100, 19);
     BlobKey key = store.put(png, MediaType.PNG);
@@ -249,7 +249,7 @@ class FileBlobStoreTest {
   /** Whatever the interleaving of a put and a GC of the same old, unreferenced blob, a returned put leaves the blob. */
   @Test
   void collectGarbage_racingAPutOfTheSameBytes_neverLosesThePutBlob() throws Exception {
-    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
     FileBlobStore store = FileBlobStore.builder(dir).clock(clock).durable(false).build();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {

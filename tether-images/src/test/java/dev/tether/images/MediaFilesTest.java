@@ -1,8 +1,8 @@
 package dev.tether.images;
 
-import static dev.tether.images.QtGens.chars;
-import static dev.tether.images.QtGens.charsOf;
-import static dev.tether.images.QtGens.strings;
+import static dev.tether.api.testing.QtGens.chars;
+import static dev.tether.api.testing.QtGens.charsOf;
+import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

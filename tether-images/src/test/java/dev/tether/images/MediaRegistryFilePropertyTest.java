@@ -1,11 +1,11 @@
 package dev.tether.images;
 
-import static dev.tether.images.QtGens.anyOf;
-import static dev.tether.images.QtGens.chars;
-import static dev.tether.images.QtGens.charsOf;
-import static dev.tether.images.QtGens.longsAcrossMagnitudes;
-import static dev.tether.images.QtGens.nullable;
-import static dev.tether.images.QtGens.strings;
+import static dev.tether.api.testing.QtGens.anyOf;
+import static dev.tether.api.testing.QtGens.chars;
+import static dev.tether.api.testing.QtGens.charsOf;
+import static dev.tether.api.testing.QtGens.longsAcrossMagnitudes;
+import static dev.tether.api.testing.QtGens.nullable;
+import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.lists;

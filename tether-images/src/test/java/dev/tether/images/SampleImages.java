@@ -1,17 +1,15 @@
 package dev.tether.images;
 
 import dev.tether.api.MediaType;
+import dev.tether.api.testing.ImageBytes;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.Map;
-import javax.imageio.ImageIO;
 
 /**
  * Real image bytes for the tests: PNG, JPEG and GIF written by {@code javax.imageio}, WebP built
@@ -62,15 +60,7 @@ final class SampleImages {
   }
 
   private static byte[] write(BufferedImage image, String format) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      if (!ImageIO.write(image, format, out)) {
-        throw new IllegalStateException("no ImageIO writer for " + format);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
+    return ImageBytes.encode(image, format);
   }
 
   /** RIFF header, "WEBP", and a VP8L chunk for a 1x1 image (signature byte 0x2f, then 14-bit sizes). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 
+import dev.tether.api.testing.RandomJson;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
@@ -125,35 +126,35 @@ class ValidatorPropertiesTest {
 
   @Test
   void randomBytes_yieldAVerdictOrTetherException() {
-    forAll(11_000_000L, RandomJson.gen(r -> r.bytes(300)));
+    forAll(11_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> r.bytes(300)));
   }
 
   @Test
   void randomJsonValues_yieldAVerdictOrTetherException() {
-    forAll(12_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.value(5))));
+    forAll(12_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> RandomJson.utf8(r.value(5))));
   }
 
   @Test
   void randomFrames_yieldAVerdictOrTetherException() {
-    int[] outcomes = forAll(13_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.frame())));
+    int[] outcomes = forAll(13_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> RandomJson.utf8(r.frame())));
     assertTrue(outcomes[1] > TRIES / 20, "too few generated frames pass, the property tests little: " + outcomes[1]);
   }
 
   @Test
   void randomImageFrames_getTheSameVerdictFromEveryConsumerAndTheProducers() {
-    int[] outcomes = forAll(16_000_000L, RandomJson.gen(r -> RandomJson.utf8(r.imageFrame())));
+    int[] outcomes = forAll(16_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> RandomJson.utf8(r.imageFrame())));
     assertTrue(outcomes[1] > TRIES / 5, "too few pass: " + outcomes[1]);
     assertTrue(outcomes[0] > TRIES / 5, "too few fail: " + outcomes[0]);
   }
 
   @Test
   void mutatedImageFrames_yieldAVerdictOrTetherException() {
-    forAll(17_000_000L, RandomJson.gen(r -> r.mutate(RandomJson.utf8(r.imageFrame()))));
+    forAll(17_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> r.mutate(RandomJson.utf8(r.imageFrame()))));
   }
 
   @Test
   void mutatedFrames_yieldAVerdictOrTetherException() {
-    forAll(14_000_000L, RandomJson.gen(r -> r.mutate(RandomJson.utf8(r.frame()))));
+    forAll(14_000_000L, RandomJson.gen(SampleImages::smallBase64, r -> r.mutate(RandomJson.utf8(r.frame()))));
   }
 
   @Test

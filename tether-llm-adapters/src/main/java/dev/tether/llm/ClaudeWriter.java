@@ -16,9 +16,7 @@ final class ClaudeWriter implements RequestWriter {
   public void write(Conversation conversation, RequestOptions options, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     g.writeStartObject();
-    if (options.model() != null) {
-      g.writeStringField("model", options.model());
-    }
+    RequestWriter.modelField(options, g);
     g.writeNumberField("max_tokens", options.maxTokens());
     if (!conversation.systemPrompt().isEmpty()) {
       g.writeStringField("system", conversation.systemPrompt());

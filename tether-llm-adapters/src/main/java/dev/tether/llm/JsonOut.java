@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.tether.api.ImageData;
+import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,6 +48,11 @@ final class JsonOut implements AutoCloseable {
   void base64Field(String name, String prefix, ImageData data) throws IOException {
     g.writeFieldName(name);
     base64Value(prefix, data);
+  }
+
+  /** Writes {@code "name": "data:<mime type>;base64,<base64 of data>"} (the OpenAI formats' image URL). */
+  void dataUriField(String name, MediaType mediaType, ImageData data) throws IOException {
+    base64Field(name, "data:" + mediaType.mimeType() + ";base64,", data);
   }
 
   /** Writes the string value {@code "<prefix><base64 of data>"}; the prefix must need no escaping. */

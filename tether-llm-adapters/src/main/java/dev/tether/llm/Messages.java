@@ -105,6 +105,17 @@ final class Messages {
     return images;
   }
 
+  /** The tool uses directly in {@code parts}, in order. */
+  static List<Part.ToolUse> toolUses(List<Part> parts) {
+    List<Part.ToolUse> uses = new ArrayList<>();
+    for (Part part : parts) {
+      if (part instanceof Part.ToolUse use) {
+        uses.add(use);
+      }
+    }
+    return uses;
+  }
+
   /**
    * The text of a tool result for formats whose tool messages take text only: its text parts,
    * "Error: " in front when the tool failed, and a pointer to the images that follow separately.

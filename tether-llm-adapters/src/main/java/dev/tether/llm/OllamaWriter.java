@@ -21,16 +21,9 @@ final class OllamaWriter implements RequestWriter {
     JsonGenerator g = out.g;
     Map<String, String> toolNames = Messages.toolNames(conversation);
     g.writeStartObject();
-    if (options.model() != null) {
-      g.writeStringField("model", options.model());
-    }
+    RequestWriter.modelField(options, g);
     g.writeArrayFieldStart("messages");
-    if (!conversation.systemPrompt().isEmpty()) {
-      g.writeStartObject();
-      g.writeStringField("role", "system");
-      g.writeStringField("content", conversation.systemPrompt());
-      g.writeEndObject();
-    }
+    RequestWriter.systemMessage(conversation, g);
     for (Messages.Message message : Messages.unmerged(conversation.turns())) {
       List<Part> rest = new ArrayList<>();
       List<Part.Image> toolImages = new ArrayList<>();
@@ -64,12 +57,7 @@ final class OllamaWriter implements RequestWriter {
         }
         g.writeEndArray();
       }
-      List<Part.ToolUse> uses = new ArrayList<>();
-      for (Part part : rest) {
-        if (part instanceof Part.ToolUse use) {
-          uses.add(use);
-        }
-      }
+      List<Part.ToolUse> uses = Messages.toolUses(rest);
       if (!uses.isEmpty()) {
         g.writeArrayFieldStart("tool_calls");
         for (Part.ToolUse use : uses) {

@@ -22,16 +22,9 @@ final class OpenAiChatWriter implements RequestWriter {
   public void write(Conversation conversation, RequestOptions options, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     g.writeStartObject();
-    if (options.model() != null) {
-      g.writeStringField("model", options.model());
-    }
+    RequestWriter.modelField(options, g);
     g.writeArrayFieldStart("messages");
-    if (!conversation.systemPrompt().isEmpty()) {
-      g.writeStartObject();
-      g.writeStringField("role", "system");
-      g.writeStringField("content", conversation.systemPrompt());
-      g.writeEndObject();
-    }
+    RequestWriter.systemMessage(conversation, g);
     for (Messages.Message message : Messages.unmerged(conversation.turns())) {
       if (message.role() == Role.USER) {
         user(message.parts(), options, out);
@@ -76,7 +69,7 @@ final class OpenAiChatWriter implements RequestWriter {
       } else if (part instanceof Part.Image image) {
         g.writeStringField("type", "image_url");
         g.writeObjectFieldStart("image_url");
-        out.base64Field("url", "data:" + image.mediaType().mimeType() + ";base64,", image.data());
+        out.dataUriField("url", image.mediaType(), image.data());
         g.writeStringField("detail", options.detail().wireName());
         g.writeEndObject();
       } else {
@@ -93,12 +86,7 @@ final class OpenAiChatWriter implements RequestWriter {
     g.writeStartObject();
     g.writeStringField("role", "assistant");
     String text = Messages.text(parts);
-    List<Part.ToolUse> uses = new ArrayList<>();
-    for (Part part : parts) {
-      if (part instanceof Part.ToolUse use) {
-        uses.add(use);
-      }
-    }
+    List<Part.ToolUse> uses = Messages.toolUses(parts);
     if (!text.isEmpty() || uses.isEmpty()) {
       g.writeStringField("content", text);
     }

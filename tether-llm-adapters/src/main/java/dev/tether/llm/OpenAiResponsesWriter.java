@@ -21,9 +21,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
   public void write(Conversation conversation, RequestOptions options, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     g.writeStartObject();
-    if (options.model() != null) {
-      g.writeStringField("model", options.model());
-    }
+    RequestWriter.modelField(options, g);
     if (!conversation.systemPrompt().isEmpty()) {
       g.writeStringField("instructions", conversation.systemPrompt());
     }
@@ -89,7 +87,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
       g.writeStringField("text", text.text());
     } else if (part instanceof Part.Image image) {
       g.writeStringField("type", "input_image");
-      out.base64Field("image_url", "data:" + image.mediaType().mimeType() + ";base64,", image.data());
+      out.dataUriField("image_url", image.mediaType(), image.data());
       g.writeStringField("detail", options.detail().wireName());
     } else {
       throw new IllegalArgumentException("a user turn cannot hold " + part.getClass().getSimpleName());

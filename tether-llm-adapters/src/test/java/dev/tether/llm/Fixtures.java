@@ -7,15 +7,12 @@ import dev.tether.api.Part;
 import dev.tether.api.RawJson;
 import dev.tether.api.Turn;
 import dev.tether.api.User;
+import dev.tether.api.testing.ImageBytes;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.imageio.ImageIO;
 
 /** Real images and the conversations of the golden tests. */
 final class Fixtures {
@@ -119,14 +116,6 @@ final class Fixtures {
   }
 
   private static byte[] encode(BufferedImage image, String format) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      if (!ImageIO.write(image, format, out)) {
-        throw new IllegalStateException("no ImageIO writer for " + format);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
+    return ImageBytes.encode(image, format);
   }
 }

@@ -19,9 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,19 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BadInputTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String INSTANCE = TestServerMain.INSTANCE;
-  private static ChildServer server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ChildServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final ChildServerPerClass server = new ChildServerPerClass();
 
   static Stream<Arguments> badCalls() {
     Map<String, Object> png = TestImages.png(Color.GREEN);
@@ -165,7 +153,7 @@ class BadInputTest {
 
   @Test
   void unknownTool_isAProtocolErrorAndTheServerKeepsServing() throws Exception {
-    McpError error = assertThrows(McpError.class, () -> server.client
+    McpError error = assertThrows(McpError.class, () -> server.client()
         .callTool(CallToolRequest.builder("tether_explode").arguments(Map.of()).build())
         .block(ChildServer.TIMEOUT));
     assertTrue(String.valueOf(error.getJsonRpcError().data()).contains("tether_explode"), error.toString());

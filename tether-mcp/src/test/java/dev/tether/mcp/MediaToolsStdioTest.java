@@ -14,30 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The media and attachment tools, driven by the SDK's client over the stdio of a child server. */
 class MediaToolsStdioTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static ChildServer server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ChildServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final ChildServerPerClass server = new ChildServerPerClass();
 
   @Test
   void listTools_offersTheMediaAndAttachmentTools() {
-    List<String> names = server.client.listTools().block(ChildServer.TIMEOUT).tools().stream().map(Tool::name).toList();
+    List<String> names = server.client().listTools().block(ChildServer.TIMEOUT).tools().stream().map(Tool::name).toList();
     assertEquals(List.of("tether_send", "tether_read", "list_media", "fetch_media", "list_attachments",
         "read_attachment", "view_attachment"), names);
   }

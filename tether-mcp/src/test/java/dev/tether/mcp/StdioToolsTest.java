@@ -17,30 +17,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The tools driven through the MCP SDK's client over the stdio of a child server process. */
 class StdioToolsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static ChildServer server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ChildServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final ChildServerPerClass server = new ChildServerPerClass();
 
   @Test
   void listTools_describesSendAndReadWithStrictSchemas() {
-    List<Tool> tools = server.client.listTools().block(ChildServer.TIMEOUT).tools();
+    List<Tool> tools = server.client().listTools().block(ChildServer.TIMEOUT).tools();
     Map<String, Tool> byName = new LinkedHashMap<>();
     tools.forEach(t -> byName.put(t.name(), t));
     assertTrue(byName.keySet().containsAll(List.of("tether_send", "tether_read")), byName.keySet().toString());
@@ -107,7 +95,7 @@ class StdioToolsTest {
   @Test
   void longPoll_doesNotHoldUpOtherRequests() throws Exception {
     // Subscribing sends the request now, ahead of everything below on the same connection.
-    CompletableFuture<CallToolResult> longPoll = server.client.callTool(CallToolRequest.builder("tether_read")
+    CompletableFuture<CallToolResult> longPoll = server.client().callTool(CallToolRequest.builder("tether_read")
             .arguments(Map.of("instance", TestServerMain.INSTANCE, "session_id", "quiet",
                 "after_seq", 0, "wait_ms", 30_000, "types", List.of("assistant.done")))
             .build())
@@ -139,7 +127,7 @@ class StdioToolsTest {
         args.put("text", "message " + i);
       }
       String tool = i % 4 == 0 ? "tether_send" : "tether_read";
-      calls.add(server.client.callTool(CallToolRequest.builder(tool).arguments(args).build()).toFuture());
+      calls.add(server.client().callTool(CallToolRequest.builder(tool).arguments(args).build()).toFuture());
     }
     for (CompletableFuture<CallToolResult> call : calls) {
       CallToolResult result = call.get(ChildServer.TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);

@@ -1,14 +1,11 @@
 package dev.tether.mcp;
 
+import dev.tether.api.testing.ImageBytes;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import javax.imageio.ImageIO;
 
 /** Real small images, encoded by the JDK, as base64 and as tool-argument maps. */
 final class TestImages {
@@ -22,15 +19,7 @@ final class TestImages {
         image.setRGB(x, y, color.getRGB());
       }
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      if (!ImageIO.write(image, format, out)) {
-        throw new IllegalStateException("no ImageIO writer for " + format);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return Base64.getEncoder().encodeToString(out.toByteArray());
+    return Base64.getEncoder().encodeToString(ImageBytes.encode(image, format));
   }
 
   static Map<String, Object> arg(String mediaType, String data) {

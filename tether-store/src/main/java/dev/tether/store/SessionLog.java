@@ -11,6 +11,7 @@ import dev.tether.api.Role;
 import dev.tether.api.SessionKey;
 import dev.tether.api.User;
 import dev.tether.images.BlobKey;
+import dev.tether.images.internal.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,7 +83,7 @@ public final class SessionLog implements Closeable {
     }
     channel.position(completeBytes);
     if (created && settings.durable()) {
-      SessionStore.syncDirectory(file.getParent());
+      AtomicFiles.fsyncDirectory(file.getParent());
     }
   }
 

@@ -8,11 +8,9 @@ import dev.tether.images.BlobStore;
 import dev.tether.images.FrameValidator;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -146,16 +144,6 @@ public final class SessionStore implements Closeable {
       }
     } finally {
       lock.unlock();
-    }
-  }
-
-  static void syncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      if (!System.getProperty("os.name", "").startsWith("Windows")) {
-        throw e;
-      }
     }
   }
 

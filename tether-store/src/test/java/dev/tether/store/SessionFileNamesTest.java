@@ -1,8 +1,8 @@
 package dev.tether.store;
 
-import static dev.tether.store.QtGens.chars;
-import static dev.tether.store.QtGens.charsOf;
-import static dev.tether.store.QtGens.strings;
+import static dev.tether.api.testing.QtGens.chars;
+import static dev.tether.api.testing.QtGens.charsOf;
+import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

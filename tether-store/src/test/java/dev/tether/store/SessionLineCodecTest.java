@@ -1,10 +1,10 @@
 package dev.tether.store;
 
-import static dev.tether.store.QtGens.chars;
-import static dev.tether.store.QtGens.charsOf;
-import static dev.tether.store.QtGens.longsAcrossMagnitudes;
-import static dev.tether.store.QtGens.optional;
-import static dev.tether.store.QtGens.strings;
+import static dev.tether.api.testing.QtGens.chars;
+import static dev.tether.api.testing.QtGens.charsOf;
+import static dev.tether.api.testing.QtGens.longsAcrossMagnitudes;
+import static dev.tether.api.testing.QtGens.optional;
+import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;

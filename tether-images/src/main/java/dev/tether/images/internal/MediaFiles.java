@@ -2,25 +2,17 @@ package dev.tether.images.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Set;
 
 /**
  * File helpers for the media registry, the media directory and the attachment catalog: safe file
- * names, atomic writes and bounded reads. Stateless and thread-safe.
+ * names and bounded reads (atomic writes are {@link AtomicFiles}). Stateless and thread-safe.
  *
  * <p><b>Safe names.</b> {@link #sanitise} turns any client-supplied name into one plain file name:
  * only the last path segment counts ({@code /} and {@code \} both separate), every character that
@@ -30,10 +22,6 @@ import java.util.Set;
  * hidden files), trailing dots and spaces are dropped, Windows device names get a {@code _}
  * prefix, the name is cut to {@link #MAX_NAME_BYTES} UTF-8 bytes keeping its extension, and an
  * empty result is {@code file}. {@code sanitise(sanitise(x)).equals(sanitise(x))} holds.
- *
- * <p><b>Atomic writes</b> go to a temp file in the target's directory (created owner-only on
- * POSIX), are fsynced, moved over the target with {@code ATOMIC_MOVE}, and the directory is
- * fsynced where the platform allows, so a reader sees the old file or the new one, never a part.
  */
 public final class MediaFiles {
   /** The longest sanitised name in UTF-8 bytes, leaving room for a duplicate suffix under 255. */
@@ -45,12 +33,6 @@ public final class MediaFiles {
       "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9");
 
   private MediaFiles() {}
-
-  /** Writes the bytes of a file; the callback may be called once. */
-  @FunctionalInterface
-  public interface Content {
-    void writeTo(OutputStream out) throws IOException;
-  }
 
   /** A plain, safe file name for {@code raw}; see the class comment for the rules. */
   public static String sanitise(String raw) {
@@ -98,49 +80,6 @@ public final class MediaFiles {
     return path;
   }
 
-  /** Writes {@code content} to {@code target} atomically; see the class comment. */
-  public static void writeAtomically(Path target, Content content) throws IOException {
-    writeAtomically(target, null, content);
-  }
-
-  /**
-   * Writes {@code content} to {@code target} atomically, giving the file {@code permissions} on
-   * POSIX file systems (null keeps the owner-only default; ignored elsewhere).
-   */
-  public static void writeAtomically(Path target, Set<PosixFilePermission> permissions, Content content)
-      throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, ".tmp-", ".part");
-    try {
-      if (permissions != null && Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
-        Files.setPosixFilePermissions(tmp, permissions);
-      }
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        OutputStream out = Channels.newOutputStream(ch);
-        content.writeTo(out);
-        out.flush();
-        ch.force(true);
-      }
-      try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        throw new IOException("cannot replace " + target + " atomically on this file system", e);
-      }
-      tmp = null;
-      syncDirectory(dir);
-    } finally {
-      if (tmp != null) {
-        Files.deleteIfExists(tmp);
-      }
-    }
-  }
-
-  /** Writes {@code bytes} to {@code target} atomically. */
-  public static void writeAtomically(Path target, byte[] bytes) throws IOException {
-    writeAtomically(target, out -> out.write(bytes));
-  }
-
   /**
    * The bytes of a regular file that is not a symbolic link, at most {@code max} of them.
    *
@@ -169,14 +108,6 @@ public final class MediaFiles {
 
     FileTooLargeException(String message) {
       super(message);
-    }
-  }
-
-  private static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException | UnsupportedOperationException e) {
-      // Not every platform can open a directory (Windows); the rename itself is still atomic.
     }
   }
 

@@ -1,6 +1,9 @@
-package dev.tether.api;
+package dev.tether.api.testing;
 
+import dev.tether.api.MediaType;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -15,11 +18,17 @@ import org.quicktheories.impl.Constraint;
  * nesting and lone surrogates occur. {@link #gen} turns a recipe into a QuickTheories generator:
  * every random choice is then a QuickTheories draw, so a failing input shrinks (fewer fields,
  * shorter strings, earlier alternatives) and the reported seed reproduces it.
+ *
+ * <p>Published in tether-api's test-jar. Modules that can make real images (tether-images) pass a
+ * source of small real images ({@code MediaType -> base64}) to {@link #gen(Function, Function)}:
+ * real image data is then mixed into the image arrays and {@link #imageFrame} can be used; without
+ * one, image data is only the hand-written odd strings. An instance is for one generator run on
+ * one thread.
  */
-final class RandomJson {
-  static final List<String> TYPES = List.of("user.message", "assistant.delta", "assistant.done",
+public final class RandomJson {
+  public static final List<String> TYPES = List.of("user.message", "assistant.delta", "assistant.done",
       "assistant.message", "status.presence", "control.cancel", "reasoning.delta", "event.ack", "error", "x.custom", "");
-  static final List<String> MEDIA_TYPES = List.of("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp",
+  public static final List<String> MEDIA_TYPES = List.of("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp",
       "IMAGE/PNG", "");
   private static final List<String> ENVELOPE_NAMES = List.of("v", "type", "ts", "session", "msg_id", "seq", "payload",
       "ext", "trace");
@@ -28,23 +37,60 @@ final class RandomJson {
   private static final List<String> TIMESTAMPS = List.of("2026-01-02T03:04:05Z", "2026-01-02T03:04:05.123456789+02:00",
       "2026-01-02t03:04:05z", "2026-01-02T03:04:05", "2026-02-30T00:00:00Z", "", "0", "-999999999-01-01T00:00:00Z",
       "+999999999-12-31T23:59:59-18:00", "0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "+10000-01-01T00:00:00Z");
-  private static final List<String> DATA = List.of("iVBORw0KGgo=", "iVBORw0KGgo", "/9j/4AAQ", "R0lGODlh", "UklGRgAAAABXRUJQ",
+  private static final List<String> ODD_DATA = List.of("iVBORw0KGgo=", "iVBORw0KGgo", "/9j/4AAQ", "R0lGODlh", "UklGRgAAAABXRUJQ",
       "data:image/png;base64,iVBORw0KGgo=", "AAAA", "A", "====", "iVBO Rw0K", "iVBORw0KGgo=A", "-_-_", "");
 
   private final Random random;
+  /** Base64 of a small real image of each type, or null when there are no real images. */
+  private final Function<MediaType, String> realImages;
+  private final List<String> data;
 
-  private RandomJson(Random random) {
+  private RandomJson(Random random, Function<MediaType, String> realImages, List<String> data) {
     this.random = random;
+    this.realImages = realImages;
+    this.data = data;
   }
 
   /** A QuickTheories generator of the bytes {@code recipe} makes; failures show them as hex and text. */
-  static Gen<byte[]> gen(Function<RandomJson, byte[]> recipe) {
-    Gen<byte[]> gen = in -> recipe.apply(new RandomJson(new DrawRandom(in)));
+  public static Gen<byte[]> gen(Function<RandomJson, byte[]> recipe) {
+    Gen<byte[]> gen = in -> recipe.apply(new RandomJson(new DrawRandom(in), null, ODD_DATA));
     return gen.describedAs(RandomJson::describe);
   }
 
+  /**
+   * As {@link #gen(Function)}, with real images mixed in: {@code realImages} gives the standard
+   * base64 of a small valid image of each media type.
+   */
+  public static Gen<byte[]> gen(Function<MediaType, String> realImages, Function<RandomJson, byte[]> recipe) {
+    List<String> data = withRealData(realImages);
+    Gen<byte[]> gen = in -> recipe.apply(new RandomJson(new DrawRandom(in), realImages, data));
+    return gen.describedAs(RandomJson::describe);
+  }
+
+  /** A QuickTheories generator of what {@code recipe} makes, for values that are not bytes. */
+  public static <T> Gen<T> genOf(Function<RandomJson, T> recipe) {
+    return in -> recipe.apply(new RandomJson(new DrawRandom(in), null, ODD_DATA));
+  }
+
+  private static List<String> withRealData(Function<MediaType, String> realImages) {
+    List<String> data = new ArrayList<>(ODD_DATA);
+    data.addAll(List.of(realImages.apply(MediaType.PNG), realImages.apply(MediaType.JPEG),
+        realImages.apply(MediaType.GIF), realImages.apply(MediaType.WEBP),
+        unpadded(realImages.apply(MediaType.GIF)), realImages.apply(MediaType.PNG).replace("/", "\\/")));
+    return List.copyOf(data);
+  }
+
+  /** Standard base64 without its '=' padding. */
+  private static String unpadded(String base64) {
+    int end = base64.length();
+    while (end > 0 && base64.charAt(end - 1) == '=') {
+      end--;
+    }
+    return base64.substring(0, end);
+  }
+
   /** An input as hex and as UTF-8 text, for failure messages. */
-  static String describe(byte[] input) {
+  public static String describe(byte[] input) {
     return "(hex) " + HexFormat.of().formatHex(input) + "\n  as text: " + new String(input, StandardCharsets.UTF_8);
   }
 
@@ -96,18 +142,18 @@ final class RandomJson {
     }
   }
 
-  <T> T pick(List<T> items) {
+  public <T> T pick(List<T> items) {
     return items.get(random.nextInt(items.size()));
   }
 
   /** Any JSON value, nested at most {@code depth} levels. */
-  String value(int depth) {
+  public String value(int depth) {
     StringBuilder sb = new StringBuilder();
     value(sb, depth);
     return sb.toString();
   }
 
-  void value(StringBuilder sb, int depth) {
+  public void value(StringBuilder sb, int depth) {
     int kind = random.nextInt(depth <= 0 ? 5 : 7);
     switch (kind) {
       case 0 -> sb.append(pick(List.of("null", "true", "false")));
@@ -148,7 +194,7 @@ final class RandomJson {
     }
   }
 
-  void number(StringBuilder sb) {
+  public void number(StringBuilder sb) {
     switch (random.nextInt(6)) {
       case 0 -> sb.append(random.nextInt(10));
       case 1 -> sb.append(random.nextLong());
@@ -159,7 +205,7 @@ final class RandomJson {
     }
   }
 
-  void string(StringBuilder sb) {
+  public void string(StringBuilder sb) {
     sb.append('"');
     int n = random.nextInt(12);
     for (int i = 0; i < n; i++) {
@@ -174,12 +220,12 @@ final class RandomJson {
     sb.append('"');
   }
 
-  void quoted(StringBuilder sb, String s) {
+  public void quoted(StringBuilder sb, String s) {
     sb.append('"').append(s).append('"');
   }
 
   /** A frame-shaped object: mostly the right field names, values sometimes of the wrong kind. */
-  String frame() {
+  public String frame() {
     StringBuilder sb = new StringBuilder("{");
     int n = 1 + random.nextInt(6);
     boolean first = true;
@@ -212,7 +258,47 @@ final class RandomJson {
     }
   }
 
-  void payload(StringBuilder sb) {
+  /**
+   * A mostly valid frame of a modelled type carrying images: the validator's accepting paths.
+   *
+   * @throws IllegalStateException if this generator has no real images
+   */
+  public String imageFrame() {
+    if (realImages == null) {
+      throw new IllegalStateException("imageFrame needs real images: use gen(realImages, recipe)");
+    }
+    StringBuilder sb = new StringBuilder("{\"v\":1,\"type\":\"");
+    sb.append(pick(List.of("user.message", "assistant.done", "assistant.message", "assistant.delta", "status.presence")));
+    sb.append("\",\"session\":{\"channel\":\"host\",\"id\":\"default\"},\"payload\":{");
+    List<String> fields = new ArrayList<>();
+    StringBuilder text = new StringBuilder("\"text\":");
+    string(text);
+    if (random.nextInt(10) > 0) {
+      fields.add(text.toString());
+    }
+    if (random.nextInt(5) > 0) {
+      StringBuilder images = new StringBuilder("\"images\":[");
+      int n = random.nextInt(6);
+      for (int i = 0; i < n; i++) {
+        if (i > 0) {
+          images.append(',');
+        }
+        if (random.nextInt(8) > 0) {
+          validImage(images);
+        } else {
+          value(images, 1);
+        }
+      }
+      fields.add(images.append(']').toString());
+    }
+    if (random.nextInt(3) == 0) {
+      fields.add("\"user\":{\"id\":" + random.nextInt(100) + ",\"name\":\"n\"}");
+    }
+    Collections.shuffle(fields, random);
+    return sb.append(String.join(",", fields)).append("}}").toString();
+  }
+
+  public void payload(StringBuilder sb) {
     sb.append('{');
     int n = random.nextInt(5);
     for (int i = 0; i < n; i++) {
@@ -234,12 +320,16 @@ final class RandomJson {
     sb.append('}');
   }
 
-  void images(StringBuilder sb) {
+  public void images(StringBuilder sb) {
     sb.append('[');
-    int n = random.nextInt(7);
+    int n = random.nextInt(realImages == null ? 7 : 6);
     for (int i = 0; i < n; i++) {
       if (i > 0) {
         sb.append(',');
+      }
+      if (realImages != null && random.nextBoolean()) {
+        validImage(sb);
+        continue;
       }
       sb.append('{');
       int fields = random.nextInt(4);
@@ -253,7 +343,7 @@ final class RandomJson {
         if (name.equals("media_type")) {
           wrongOrRight(sb, () -> quoted(sb, pick(MEDIA_TYPES)));
         } else if (name.equals("data")) {
-          wrongOrRight(sb, () -> quoted(sb, pick(DATA)));
+          wrongOrRight(sb, () -> quoted(sb, pick(data)));
         } else {
           value(sb, 1);
         }
@@ -261,6 +351,25 @@ final class RandomJson {
       sb.append('}');
     }
     sb.append(']');
+  }
+
+  /** A valid image object of a random type, padded or not, sometimes with reserved or unknown fields. */
+  private void validImage(StringBuilder sb) {
+    MediaType type = pick(List.of(MediaType.values()));
+    String data = realImages.apply(type);
+    if (random.nextBoolean()) {
+      data = unpadded(data);
+    }
+    List<String> fields = new ArrayList<>(List.of(
+        "\"media_type\":\"" + type.mimeType() + "\"", "\"data\":\"" + data + "\""));
+    if (random.nextInt(3) == 0) {
+      fields.add("\"ref\":\"sha256:abc\"");
+    }
+    if (random.nextInt(3) == 0) {
+      fields.add("\"size\":" + random.nextInt(1000));
+    }
+    Collections.shuffle(fields, random);
+    sb.append('{').append(String.join(",", fields)).append('}');
   }
 
   /** Usually the right value; sometimes any JSON value instead. */
@@ -273,7 +382,7 @@ final class RandomJson {
   }
 
   /** Random bytes, biased towards JSON punctuation so that parsers get past the first byte. */
-  byte[] bytes(int maxLength) {
+  public byte[] bytes(int maxLength) {
     byte[] b = new byte[random.nextInt(maxLength + 1)];
     String punctuation = "{}[]:,\"\\ntrufalse0123456789-+.eE \t\r\nu";
     for (int i = 0; i < b.length; i++) {
@@ -285,7 +394,7 @@ final class RandomJson {
   }
 
   /** One to three byte-level edits: flip, insert, delete or truncate. */
-  byte[] mutate(byte[] input) {
+  public byte[] mutate(byte[] input) {
     byte[] b = input.clone();
     int edits = 1 + random.nextInt(3);
     for (int e = 0; e < edits && b.length > 0; e++) {
@@ -311,7 +420,7 @@ final class RandomJson {
     return b;
   }
 
-  static byte[] utf8(String s) {
+  public static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 }

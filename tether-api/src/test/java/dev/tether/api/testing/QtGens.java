@@ -1,4 +1,4 @@
-package dev.tether.images;
+package dev.tether.api.testing;
 
 import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -7,26 +7,28 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.quicktheories.api.Pair;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * QuickTheories generators the media property tests share: strings over explicit UTF-16 alphabets
- * (lone surrogates included, as hostile input needs), nullable values, and longs spread over every
- * order of magnitude of a wide range (a uniform draw from 0..Long.MAX_VALUE almost never yields a
- * value below 10^15, so the small units of a size formatter would go untested).
+ * QuickTheories generators the property tests of every module share (published in tether-api's
+ * test-jar): strings over explicit UTF-16 alphabets (lone surrogates included, as hostile input
+ * needs), nullable and optional values, and longs spread over every order of magnitude of a wide
+ * range (a uniform draw from 0..Long.MAX_VALUE almost never yields a value below 10^15, so the
+ * small units of a size formatter would go untested). Stateless; thread-safe.
  */
-final class QtGens {
+public final class QtGens {
   private QtGens() {}
 
   /** Any UTF-16 char from {@code from} to {@code to} inclusive, surrogates too. */
-  static Gen<Character> chars(char from, char to) {
+  public static Gen<Character> chars(char from, char to) {
     return Generate.characters(from, to);
   }
 
   /** One of the chars of {@code alphabet} (a surrogate pair counts as two separate chars). */
-  static Gen<Character> charsOf(String alphabet) {
+  public static Gen<Character> charsOf(String alphabet) {
     List<Character> list = new ArrayList<>();
     for (char c : alphabet.toCharArray()) {
       list.add(c);
@@ -36,12 +38,12 @@ final class QtGens {
 
   /** Each part equally likely, then a char from within it: small hostile sets show up often. */
   @SafeVarargs
-  static Gen<Character> anyOf(Gen<Character> first, Gen<Character>... rest) {
+  public static Gen<Character> anyOf(Gen<Character> first, Gen<Character>... rest) {
     return Generate.oneOf(first, rest);
   }
 
   /** Strings of {@code minLength} to {@code maxLength} chars, each drawn from {@code chars}. */
-  static Gen<String> strings(Gen<Character> chars, int minLength, int maxLength) {
+  public static Gen<String> strings(Gen<Character> chars, int minLength, int maxLength) {
     return lists().of(chars).ofSizeBetween(minLength, maxLength).map(list -> {
       StringBuilder b = new StringBuilder(list.size());
       list.forEach(b::append);
@@ -50,15 +52,21 @@ final class QtGens {
   }
 
   /** {@code null} in {@code nullPercent} of the draws, otherwise a value of {@code gen}. */
-  static <T> Gen<T> nullable(Gen<T> gen, int nullPercent) {
+  public static <T> Gen<T> nullable(Gen<T> gen, int nullPercent) {
     return Generate.frequency(Pair.of(nullPercent, Generate.constant((T) null)), Pair.of(100 - nullPercent, gen));
+  }
+
+  /** Empty in {@code emptyPercent} of the draws, otherwise a value of {@code gen}. */
+  public static <T> Gen<Optional<T>> optional(Gen<T> gen, int emptyPercent) {
+    return Generate.frequency(Pair.of(emptyPercent, Generate.constant(Optional.<T>empty())),
+        Pair.of(100 - emptyPercent, gen.map(Optional::of)));
   }
 
   /**
    * Longs in {@code [min, max]}: a third the bounds and their neighbours, a third uniform, a third
    * with a uniformly chosen bit length (so every magnitude from 0 to {@code max} is as likely).
    */
-  static Gen<Long> longsAcrossMagnitudes(long min, long max) {
+  public static Gen<Long> longsAcrossMagnitudes(long min, long max) {
     if (min > max) {
       throw new IllegalArgumentException("min " + min + " > max " + max);
     }
