@@ -80,7 +80,11 @@ public final class FrameValidator {
       throw TetherException.frameTooLarge(limits.maxFrameBytes());
     }
     FrameScan scan = SCANS.get();
-    scan.scanFrame(wire, offset, length);
+    try {
+      scan.scanFrame(wire, offset, length);
+    } finally {
+      scan.release(); // the per-thread scanner must not pin up to 28 MiB of frame
+    }
     judge(scan);
   }
 
@@ -109,7 +113,11 @@ public final class FrameValidator {
   /** Validates {@code payload} as the payload of a frame of {@code type}. */
   public void validatePayload(String type, RawJson payload) {
     FrameScan scan = SCANS.get();
-    scan.scanPayload(type, ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
+    try {
+      scan.scanPayload(type, ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
+    } finally {
+      scan.release();
+    }
     judge(scan);
   }
 

@@ -25,6 +25,11 @@ abstract class JsonScanner {
     this.end = offset + length;
   }
 
+  /** Drops the reference to the scanned bytes, so a reused scanner does not keep a frame alive. */
+  public final void release() {
+    this.buf = null;
+  }
+
   final void skipWhitespace() {
     while (pos < end) {
       byte b = buf[pos];
