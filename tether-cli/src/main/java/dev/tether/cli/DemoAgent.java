@@ -145,19 +145,25 @@ final class DemoAgent implements AutoCloseable {
       Replier.Reply reply;
       try {
         reply = replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
-      } catch (IOException e) {
+      } catch (IOException | IllegalArgumentException e) {
+        // IllegalArgumentException: a request the adapters refuse to build (say, a turn of empty
+        // text stored by an older agent); the host still gets an answer instead of silence.
         reply = new Replier.Reply("Sorry, the model call failed: " + e.getMessage(), List.of());
       }
       Payload.AssistantDone done = cancelled.get()
           ? new Payload.AssistantDone(reply.text(), reply.images(), Map.of("cancelled", RawJson.of("true")))
           : Payload.AssistantDone.of(reply.text(), reply.images());
-      // The answer is in the session (durably) before the host hears it is done.
-      List<SessionPart> parts = new ArrayList<>();
-      parts.add(new SessionPart.Text(reply.text()));
-      for (dev.tether.api.Image image : reply.images()) {
-        parts.add(log.storeImage(dev.tether.api.ImageData.of(image), image.mediaType()));
+      // The answer is in the session (durably) before the host hears it is done. An empty answer
+      // (cancelled before the first word) is not kept: it tells the model nothing, and Claude and
+      // Gemini refuse a turn of empty text (LlmRequest.prepare throws for one).
+      if (!reply.text().isEmpty() || !reply.images().isEmpty()) {
+        List<SessionPart> parts = new ArrayList<>();
+        parts.add(new SessionPart.Text(reply.text()));
+        for (dev.tether.api.Image image : reply.images()) {
+          parts.add(log.storeImage(dev.tether.api.ImageData.of(image), image.mediaType()));
+        }
+        log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
       }
-      log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
       post(Frame.of(session, msgId, done));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
     } catch (IOException e) {

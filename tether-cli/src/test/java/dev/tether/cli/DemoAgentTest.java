@@ -199,4 +199,51 @@ class DemoAgentTest {
     assertEquals("partial", ((Payload.AssistantDone) doneFrame.payloadView()).text());
     assertTrue(new String(FrameCodec.standard().write(doneFrame)).contains("\"cancelled\":true"));
   }
+
+  @Test
+  void emptyAnswer_isNotKeptAsATurn_soTheNextRequestHasNoEmptyAssistantTurn() throws Exception {
+    List<List<Turn>> histories = new java.util.concurrent.CopyOnWriteArrayList<>();
+    startAgent(new Replier() {
+      @Override
+      public Reply reply(List<Turn> history, Payload.UserMessage message, Consumer<String> deltas, BooleanSupplier cancelled) {
+        histories.add(history);
+        return new Reply(histories.size() == 1 ? "" : "second answer", List.of());
+      }
+
+      @Override
+      public String describe() {
+        return "empty first";
+      }
+    });
+    SessionKey s = SessionKey.host("e");
+    send(Frames.userMessage(s, "e-1", "first", List.of(), null));
+    assertEquals("", done(replyTo(s, "e-1")).text());
+    send(Frames.userMessage(s, "e-2", "second", List.of(), null));
+    assertEquals("second answer", done(replyTo(s, "e-2")).text());
+
+    List<Turn> second = histories.get(1);
+    assertEquals(1, second.size(), second.toString());
+    assertEquals(dev.tether.api.Role.USER, second.get(0).role());
+    assertEquals("first", second.get(0).text());
+    List<Turn> context = sessions.open(s).assembleContext("", 40, 1_000_000).turns();
+    assertEquals(List.of("first", "second", "second answer"), context.stream().map(Turn::text).toList());
+  }
+
+  @Test
+  void requestTheAdaptersRefuse_isAnsweredWithTheReasonInsteadOfSilence() throws Exception {
+    startAgent(new Replier() {
+      @Override
+      public Reply reply(List<Turn> history, Payload.UserMessage message, Consumer<String> deltas, BooleanSupplier cancelled) {
+        throw new IllegalArgumentException("turn 1 (assistant) holds only empty text");
+      }
+
+      @Override
+      public String describe() {
+        return "refused";
+      }
+    });
+    SessionKey s = SessionKey.host("r");
+    send(Frames.userMessage(s, "r-1", "hello", List.of(), null));
+    assertEquals("Sorry, the model call failed: turn 1 (assistant) holds only empty text", done(replyTo(s, "r-1")).text());
+  }
 }

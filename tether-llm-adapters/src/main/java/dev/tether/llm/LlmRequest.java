@@ -28,6 +28,15 @@ import java.util.Objects;
  * {@link dev.tether.api.ImageData} holds; no String ever holds the request. Immutable and
  * thread-safe: it can be written any number of times, from any thread. A tool use or tool
  * result in the wrong kind of turn is a caller mistake: IllegalArgumentException.
+ *
+ * <p><b>Empty text.</b> Beside other content, empty text parts are dropped: a turn with an
+ * image (or a tool part) and text {@code ""} is written as just the image, never with an empty
+ * text block. A message of nothing but empty text is another matter: Claude and Gemini reject it
+ * (Claude: "text content blocks must be non-empty"), so for them {@link #prepare} throws
+ * IllegalArgumentException naming the turn. The check runs after consecutive same-role turns are
+ * merged, so an empty turn beside a non-empty one of the same role is fine. It never drops such
+ * a turn itself: that would silently change who spoke last or what was asked. The OpenAI and
+ * Ollama formats are not refused here; for them such a turn is written with one empty text.
  */
 public final class LlmRequest {
   private static final ObjectMapper MAPPER = new ObjectMapper(JsonOut.FACTORY);
@@ -53,6 +62,8 @@ public final class LlmRequest {
    * Checks (and, when the options say so, fits) the conversation's images.
    *
    * @throws ImageRuleException naming the first image that breaks a rule of the profile
+   * @throws IllegalArgumentException for Claude with {@code maxTokens} 0, or for Claude and Gemini
+   *     when a turn holds only empty text (see the class comment)
    */
   public static LlmRequest prepare(ProviderProfile profile, Conversation conversation, RequestOptions options) {
     Objects.requireNonNull(profile, "profile");
@@ -61,6 +72,9 @@ public final class LlmRequest {
     if (profile.provider() == Provider.CLAUDE && options.maxTokens() == 0) {
       throw new IllegalArgumentException("maxTokens must be > 0 for " + profile.provider().displayName()
           + ", which requires max_tokens, but was 0");
+    }
+    if (profile.provider() == Provider.CLAUDE || profile.provider() == Provider.GEMINI) {
+      Messages.requireContent(conversation.turns(), profile.provider());
     }
     ProfileCheck.Result result = ProfileCheck.check(profile, conversation, options.fitImages());
     return new LlmRequest(profile, result.conversation(), options, result.report());

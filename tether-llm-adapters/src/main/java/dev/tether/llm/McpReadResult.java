@@ -19,7 +19,9 @@ import java.util.Objects;
  * The result of {@code tether_read} and its MCP form (tether-image-support.md §3.2).
  *
  * <p>{@link #toContent()} gives the first content item as the JSON text of
- * {@code {frames, next_seq, timed_out}} with every image of every frame's {@code payload.images}
+ * {@code {frames, next_seq, timed_out}}, plus {@code "gap":true,"oldest_seq":N} only when
+ * {@code gap} is true (the same fields, written under the same rule, as tether-cli's HTTP poll
+ * response), with every image of every frame's {@code payload.images}
  * replaced by {@code {"_mcp_index": N}}, followed by one image item per image in frame order; N
  * counts image items only, across all frames of the poll. {@link #fromContent(List)} is the
  * inverse for clients: it puts each image back into its frame.
@@ -27,10 +29,25 @@ import java.util.Objects;
  * @param frames oldest first
  * @param nextSeq the cursor for the next poll
  * @param timedOut whether the long-poll ended without new frames
+ * @param gap frames after the poll's cursor were already evicted, so some may have been missed
+ * @param oldestSeq when {@code gap}, the oldest seq the store still held in scope (0 when it held
+ *     none); otherwise 0
+ * @throws IllegalArgumentException if {@code oldestSeq} is negative, or non-zero without {@code gap}
  */
-public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut) {
+public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, boolean gap, long oldestSeq) {
   public McpReadResult {
     frames = List.copyOf(frames);
+    if (oldestSeq < 0) {
+      throw new IllegalArgumentException("oldestSeq must be >= 0 but was " + oldestSeq);
+    }
+    if (!gap && oldestSeq != 0) {
+      throw new IllegalArgumentException("oldestSeq is only set with gap but was " + oldestSeq);
+    }
+  }
+
+  /** A result with no eviction gap ({@code gap} false, {@code oldestSeq} 0). */
+  public McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut) {
+    this(frames, nextSeq, timedOut, false, 0);
   }
 
   /** The MCP content items; thread-safe, copies nothing it is given. */
@@ -53,6 +70,10 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut) 
       g.writeEndArray();
       g.writeNumberField("next_seq", nextSeq);
       g.writeBooleanField("timed_out", timedOut);
+      if (gap) {
+        g.writeBooleanField("gap", true);
+        g.writeNumberField("oldest_seq", oldestSeq);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -93,9 +114,13 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut) 
   /**
    * Rebuilds the result from MCP content: the first item's JSON, with each stub replaced by the
    * image item it points to. Items other than the first text item and the image items are ignored.
+   * {@code gap} and {@code oldest_seq} are optional and go together: an absent {@code gap} (or
+   * {@code "gap":false} without {@code oldest_seq}) means no gap.
    *
    * @throws TetherException {@link ErrorCode#MALFORMED_FRAME} when the first item is not text, its
-   *     JSON is not a {@code tether_read} result, a stub points at no image or at one already used,
+   *     JSON is not a {@code tether_read} result (including {@code gap} that is not a boolean,
+   *     {@code oldest_seq} that is not a non-negative integer, {@code "gap":true} without
+   *     {@code oldest_seq}, or {@code oldest_seq} without {@code "gap":true}), a stub points at no image or at one already used,
    *     or an image is pointed at by no stub; {@link ErrorCode#UNSUPPORTED_MEDIA_TYPE} for an image
    *     item whose mimeType is not one of the four; and whatever {@link FrameCodec#read(byte[])}
    *     rejects in a rebuilt frame

@@ -51,6 +51,8 @@ final class McpResultParser {
     List<Frame> frames = null;
     Long nextSeq = null;
     boolean timedOut = false;
+    boolean gap = false;
+    Long oldestSeq = null;
     try (JsonParser p = McpJson.FACTORY.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw McpJson.malformed("the JSON must be an object with frames and next_seq");
@@ -68,19 +70,20 @@ final class McpResultParser {
               frames.add(frame(p));
             }
           }
-          case "next_seq" -> {
-            if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
-                && p.getNumberType() != JsonParser.NumberType.LONG || p.getLongValue() < 0) {
-              throw McpJson.malformed("next_seq must be a non-negative integer");
-            }
-            nextSeq = p.getLongValue();
-          }
+          case "next_seq" -> nextSeq = nonNegativeLong(p, value, "next_seq");
           case "timed_out" -> {
             if (!value.isBoolean()) {
               throw McpJson.malformed("timed_out must be true or false");
             }
             timedOut = p.getBooleanValue();
           }
+          case "gap" -> {
+            if (!value.isBoolean()) {
+              throw McpJson.malformed("gap must be true or false");
+            }
+            gap = p.getBooleanValue();
+          }
+          case "oldest_seq" -> oldestSeq = nonNegativeLong(p, value, "oldest_seq");
           default -> p.skipChildren();
         }
       }
@@ -91,12 +94,23 @@ final class McpResultParser {
     if (frames == null || nextSeq == null) {
       throw McpJson.malformed("frames and next_seq are required");
     }
+    if (gap != (oldestSeq != null)) {
+      throw McpJson.malformed("gap:true and oldest_seq go together, but only " + (gap ? "gap" : "oldest_seq") + " is present");
+    }
     for (int i = 0; i < used.length; i++) {
       if (!used[i]) {
         throw McpJson.malformed("image item " + i + " is not referenced by any {\"_mcp_index\": " + i + "} stub");
       }
     }
-    return new McpReadResult(frames, nextSeq, timedOut);
+    return new McpReadResult(frames, nextSeq, timedOut, gap, gap ? oldestSeq : 0);
+  }
+
+  private static long nonNegativeLong(JsonParser p, JsonToken value, String field) throws IOException {
+    if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
+        && p.getNumberType() != JsonParser.NumberType.LONG || p.getLongValue() < 0) {
+      throw McpJson.malformed(field + " must be a non-negative integer");
+    }
+    return p.getLongValue();
   }
 
   private Frame frame(JsonParser p) throws IOException {

@@ -7,6 +7,7 @@ import dev.tether.api.Turn;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Turn shaping that several writers share. Stateless. */
@@ -19,7 +20,8 @@ final class Messages {
   /**
    * Consecutive turns of the same role as one message each, as Claude requires; within a user
    * message the tool results come first, as Claude also requires. Empty text parts are dropped
-   * when the message has anything else.
+   * when the message has anything else; a message of empty text only stays one empty text part,
+   * which {@link #requireContent} keeps from reaching providers that reject it.
    */
   static List<Message> merged(List<Turn> turns) {
     List<Message> messages = new ArrayList<>();
@@ -39,6 +41,40 @@ final class Messages {
       messages.add(message(role, current));
     }
     return messages;
+  }
+
+  /**
+   * Fails when a message {@link #merged} would build has nothing but empty text parts, for
+   * providers that reject an empty text block (Claude: "text content blocks must be non-empty";
+   * Gemini: "empty text parameter") and have no empty message form to fall back on. An empty
+   * turn next to a non-empty turn of the same role is fine: it merges into that message.
+   *
+   * @throws IllegalArgumentException naming the turn (or run of merged turns) and the provider
+   */
+  static void requireContent(List<Turn> turns, Provider provider) {
+    if (turns.isEmpty()) {
+      return;
+    }
+    int first = 0;
+    boolean content = false;
+    for (int i = 0; i <= turns.size(); i++) {
+      if (i == turns.size() || i > first && turns.get(i).role() != turns.get(first).role()) {
+        if (!content) {
+          String which = i - 1 == first ? "turn " + first + " (%s) holds" : "turns " + first + ".." + (i - 1) + " (%s) hold";
+          throw new IllegalArgumentException(which.formatted(turns.get(first).role().name().toLowerCase(Locale.ROOT))
+              + " only empty text, which " + provider.displayName()
+              + " rejects as an empty message; give it text, an image or a tool part, or leave it out");
+        }
+        if (i == turns.size()) {
+          break;
+        }
+        first = i;
+        content = false;
+      }
+      for (Part part : turns.get(i).parts()) {
+        content |= !(part instanceof Part.Text t && t.text().isEmpty());
+      }
+    }
   }
 
   /** One message per turn, with empty text parts dropped as in {@link #merged}. */

@@ -5,7 +5,8 @@ public enum Provider {
   /**
    * Anthropic Messages API ({@code POST /v1/messages}): {@code system} apart, consecutive turns of
    * the same role merged, tool results first in their user message, images as base64 {@code image}
-   * blocks, also inside {@code tool_result}. Empty text parts are dropped (Claude rejects them).
+   * blocks, also inside {@code tool_result}. Empty text parts are dropped (Claude rejects them);
+   * a turn of empty text only is refused by {@link LlmRequest#prepare}.
    */
   CLAUDE("Claude Messages"),
   /**
@@ -32,6 +33,8 @@ public enum Provider {
    * Google Gemini ({@code generateContent}): {@code system_instruction}, {@code contents} with
    * {@code inline_data} parts; a tool result is a {@code function_response} followed by its images
    * as {@code inline_data}. No GIF (fitting converts it to PNG). The model is named in the URL.
+   * Empty text parts are dropped, and a turn of empty text only is refused by
+   * {@link LlmRequest#prepare}, as for Claude.
    */
   GEMINI("Gemini generateContent");
 

@@ -37,7 +37,7 @@ final class Fixtures {
     return new Part.Text(text);
   }
 
-  /** The six golden scenarios, by file name. */
+  /** The seven golden scenarios, by file name. */
   static Map<String, Conversation> scenarios() {
     Map<String, Conversation> s = new LinkedHashMap<>();
     s.put("text_only", new Conversation("", List.of(Turn.user(text("Hello")))));
@@ -54,6 +54,12 @@ final class Fixtures {
         Turn.user(text("Bye")))));
     s.put("user_attribution", new Conversation("", List.of(
         Turn.user(text(Attribution.prefix(new User("123", "Alice"), "Analyze this chart")), png()))));
+    // Empty text beside content is dropped for every format; the turn of empty text only merges
+    // into the next user turn for Claude and Gemini and stays one empty text for the others.
+    s.put("empty_text_parts", new Conversation("", List.of(
+        Turn.user(text("")),
+        Turn.user(text("What is this?"), text(""), png()),
+        Turn.assistant(text(""), text("A pixel.")))));
     return s;
   }
 

@@ -76,6 +76,56 @@ class McpReadResultTest {
   }
 
   @Test
+  void toContent_writesGapAndOldestSeqOnlyWhenThereIsAGap() {
+    // Same field names, order and rule as tether-cli's HTTP poll body (FrameJson.pollResult).
+    String withoutGap = ((McpContent.Text) new McpReadResult(List.of(), 9, true).toContent().get(0)).text();
+    String withGap = ((McpContent.Text) new McpReadResult(List.of(), 9, false, true, 4).toContent().get(0)).text();
+
+    assertEquals("{\"frames\":[],\"next_seq\":9,\"timed_out\":true}", withoutGap);
+    assertEquals("{\"frames\":[],\"next_seq\":9,\"timed_out\":false,\"gap\":true,\"oldest_seq\":4}", withGap);
+  }
+
+  @Test
+  void fromContent_roundTripsWithAndWithoutAGap() {
+    McpReadResult gap = new McpReadResult(twoDoneFramesAndADelta(), 8, true, true, 3);
+    McpReadResult gapNothingRetained = new McpReadResult(List.of(), 8, false, true, 0);
+    McpReadResult noGap = new McpReadResult(twoDoneFramesAndADelta(), 8, false);
+
+    assertEquals(gap, McpReadResult.fromContent(gap.toContent()));
+    assertEquals(gapNothingRetained, McpReadResult.fromContent(gapNothingRetained.toContent()));
+    McpReadResult back = McpReadResult.fromContent(noGap.toContent());
+    assertEquals(noGap, back);
+    assertEquals(false, back.gap());
+    assertEquals(0, back.oldestSeq());
+  }
+
+  @Test
+  void constructor_rejectsAnOldestSeqThatIsNegativeOrHasNoGap() {
+    IllegalArgumentException noGap = assertThrows(IllegalArgumentException.class,
+        () -> new McpReadResult(List.of(), 1, false, false, 2));
+    assertEquals("oldestSeq is only set with gap but was 2", noGap.getMessage());
+    IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+        () -> new McpReadResult(List.of(), 1, false, true, -1));
+    assertEquals("oldestSeq must be >= 0 but was -1", negative.getMessage());
+  }
+
+  @Test
+  void fromContent_rejectsMalformedGapFields() {
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"gap\":1,\"oldest_seq\":1}").getMessage()
+        .contains("gap must be true or false"));
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"gap\":true,\"oldest_seq\":-3}").getMessage()
+        .contains("oldest_seq must be a non-negative integer"));
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"gap\":true,\"oldest_seq\":\"3\"}").getMessage()
+        .contains("oldest_seq must be a non-negative integer"));
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"gap\":true}").getMessage().contains("only gap"));
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"oldest_seq\":3}").getMessage().contains("only oldest_seq"));
+    assertTrue(rejected("{\"frames\":[],\"next_seq\":1,\"gap\":false,\"oldest_seq\":0}").getMessage()
+        .contains("only oldest_seq"));
+    assertEquals(new McpReadResult(List.of(), 1, false),
+        McpReadResult.fromContent(List.of(new McpContent.Text("{\"frames\":[],\"next_seq\":1,\"gap\":false}"))));
+  }
+
+  @Test
   void fromContent_ignoresItemsThatAreNeitherFirstTextNorImage() {
     List<McpContent> content = new ArrayList<>(new McpReadResult(twoDoneFramesAndADelta(), 8, false).toContent());
     content.add(new McpContent.Text("a trailing note"));

@@ -18,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code tether_read}: reads a session's egress through the {@link TetherClient} (long-polling
  * without holding a thread) and turns it into MCP content with the adapters module's
- * {@link McpReadResult}: the JSON text with {@code _mcp_index} stubs, then one image item per
- * image. Thread-safe.
+ * {@link McpReadResult}: the JSON text with {@code _mcp_index} stubs (and {@code gap} /
+ * {@code oldest_seq} when the store reports evicted frames), then one image item per image.
+ * Thread-safe.
  */
 final class ReadTool {
   static final String NAME = "tether_read";
@@ -50,30 +51,16 @@ final class ReadTool {
   }
 
   static CallToolResult toResult(ReadResult result) {
-    List<McpContent> items = new McpReadResult(result.frames(), result.nextSeq(), result.timedOut()).toContent();
+    List<McpContent> items = new McpReadResult(result.frames(), result.nextSeq(), result.timedOut(),
+        result.gap(), result.oldestSeq()).toContent();
     List<Content> content = new ArrayList<>(items.size());
-    for (int i = 0; i < items.size(); i++) {
-      McpContent item = items.get(i);
+    for (McpContent item : items) {
       if (item instanceof McpContent.Text text) {
-        String json = i == 0 && result.gap() ? withGap(text.text(), result.oldestSeq()) : text.text();
-        content.add(TextContent.builder(json).build());
+        content.add(TextContent.builder(text.text()).build());
       } else if (item instanceof McpContent.Image image) {
         content.add(ImageContent.builder(image.data(), image.mimeType()).build());
       }
     }
     return CallToolResult.builder().content(content).isError(false).build();
-  }
-
-  /**
-   * Adds {@code "gap":true,"oldest_seq":N} to the result object. {@link McpReadResult} writes
-   * {@code {frames, next_seq, timed_out}} only; the store's eviction report belongs in the same
-   * object, so it is appended before the closing brace of that (always compact) JSON.
-   */
-  static String withGap(String json, long oldestSeq) {
-    int end = json.lastIndexOf('}');
-    if (end < 0) {
-      throw new IllegalStateException("tether_read JSON does not end with an object: " + json);
-    }
-    return json.substring(0, end) + ",\"gap\":true,\"oldest_seq\":" + oldestSeq + json.substring(end);
   }
 }

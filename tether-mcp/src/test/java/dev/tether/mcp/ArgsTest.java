@@ -88,10 +88,4 @@ class ArgsTest {
     assertThrows(IllegalArgumentException.class,
         () -> new ReadRequest("s", 0, 50, 30_001, List.of(), java.util.Optional.empty()));
   }
-
-  @Test
-  void gapFields_areAddedInsideTheResultObject() {
-    assertEquals("{\"frames\":[],\"next_seq\":9,\"timed_out\":false,\"gap\":true,\"oldest_seq\":4}",
-        ReadTool.withGap("{\"frames\":[],\"next_seq\":9,\"timed_out\":false}", 4));
-  }
 }

@@ -1,8 +1,10 @@
 package dev.tether.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +13,8 @@ import dev.tether.api.Frames;
 import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
+import dev.tether.llm.McpContent;
+import dev.tether.llm.McpReadResult;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -37,6 +41,25 @@ class ReadToolTest {
     assertEquals(0, body.get("frames").get(0).get("payload").get("images").get(0).get("_mcp_index").asInt());
     ImageContent image = assertInstanceOf(ImageContent.class, result.content().get(1));
     assertEquals(new ImageContent(null, gif.data(), "image/gif", null), image);
+    McpReadResult back = McpReadResult.fromContent(List.of(
+        new McpContent.Text(((TextContent) result.content().get(0)).text()),
+        new McpContent.Image(image.data(), image.mimeType())));
+    assertEquals(new McpReadResult(List.of(done), 7, false, true, 5), back);
+  }
+
+  @Test
+  void toResult_endsTheObjectWithGapAndOldestSeqOnlyWhenThereIsAGap() {
+    Frame delta = Frames.assistantDelta(SessionKey.host("s"), "m", "hi").withSeq(9);
+
+    String noGap = ((TextContent) ReadTool.toResult(new ReadResult(List.of(delta), 9, true, false, 0))
+        .content().get(0)).text();
+    String gap = ((TextContent) ReadTool.toResult(new ReadResult(List.of(), 9, false, true, 4))
+        .content().get(0)).text();
+
+    assertTrue(noGap.endsWith("],\"next_seq\":9,\"timed_out\":true}"), noGap);
+    assertFalse(noGap.contains("\"gap\""), noGap);
+    assertFalse(noGap.contains("oldest_seq"), noGap);
+    assertEquals("{\"frames\":[],\"next_seq\":9,\"timed_out\":false,\"gap\":true,\"oldest_seq\":4}", gap);
   }
 
   @Test
