@@ -84,7 +84,17 @@ public final class FrameCodec {
   }
 
   /** A body read into one buffer; bytes {@code [0, length)} are valid. */
-  public record BoundedBody(byte[] buffer, int length) {}
+  public record BoundedBody(byte[] buffer, int length) {
+    /**
+     * A body read into {@code buffer}, trimmed when more than an eighth of the buffer is unused:
+     * a frame read from it shares the buffer, so spare capacity would stay pinned for as long as
+     * the frame is stored (and a store's byte budget would not see it).
+     */
+    public static BoundedBody compact(byte[] buffer, int length) {
+      Objects.checkFromIndexSize(0, length, buffer.length);
+      return new BoundedBody(buffer.length - length > length / 8 ? Arrays.copyOf(buffer, length) : buffer, length);
+    }
+  }
 
   /**
    * Reads {@code in} to its end into one growing buffer, failing with
@@ -103,11 +113,7 @@ public final class FrameCodec {
       }
       int n = in.read(buffer, length, buffer.length - length);
       if (n < 0) {
-        // Trim a mostly empty buffer so that slices of it do not pin unused memory.
-        if (buffer.length - length > length / 8) {
-          buffer = Arrays.copyOf(buffer, length);
-        }
-        return new BoundedBody(buffer, length);
+        return BoundedBody.compact(buffer, length);
       }
       length += n;
       if (length > maxBytes) {

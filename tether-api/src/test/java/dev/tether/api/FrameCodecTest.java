@@ -397,4 +397,14 @@ class FrameCodecTest {
     Arrays.fill(json, (byte) ' ');
     assertEquals("{\"k\":\"v\"}", frame.payload().toString());
   }
+
+  @Test
+  void boundedBody_compactTrimsOnlyAMostlyEmptyBuffer() {
+    byte[] roomy = new byte[1000];
+    FrameCodec.BoundedBody trimmed = FrameCodec.BoundedBody.compact(roomy, 100);
+    assertEquals(100, trimmed.buffer().length, "900 spare bytes must not stay pinned by stored frames");
+    byte[] snug = new byte[110];
+    assertTrue(FrameCodec.BoundedBody.compact(snug, 100).buffer() == snug, "10% spare is kept, not copied");
+    assertThrows(IndexOutOfBoundsException.class, () -> FrameCodec.BoundedBody.compact(snug, 111));
+  }
 }

@@ -1,6 +1,7 @@
 package dev.tether.cli;
 
 import dev.tether.api.ErrorCode;
+import dev.tether.api.FrameCodec.BoundedBody;
 import dev.tether.api.TetherException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -18,14 +19,11 @@ import org.eclipse.jetty.server.Request;
  * {@link ErrorCode#FRAME_TOO_LARGE}. Not thread-safe: Jetty calls {@link #run} serially.
  */
 final class BodyReader implements Runnable {
-  /** The bytes {@code [0, length)} of {@code buffer}. */
-  record Body(byte[] buffer, int length) {}
-
   private static final long INITIAL_MAX = 1 << 20;
 
   private final Request request;
   private final int maxBytes;
-  private final CompletableFuture<Body> result = new CompletableFuture<>();
+  private final CompletableFuture<BoundedBody> result = new CompletableFuture<>();
   private byte[] buffer;
   private int length;
 
@@ -34,11 +32,11 @@ final class BodyReader implements Runnable {
     this.maxBytes = maxBytes;
   }
 
-  static CompletableFuture<Body> read(Request request, int maxBytes) {
+  static CompletableFuture<BoundedBody> read(Request request, int maxBytes) {
     BodyReader reader = new BodyReader(request, maxBytes);
     long declared = request.getLength();
     if (declared > maxBytes) {
-      reader.result.completeExceptionally(tooLarge(maxBytes));
+      reader.result.completeExceptionally(TetherException.frameTooLarge(maxBytes));
       return reader.result;
     }
     // Start from the declared length but at most 1 MiB: a client that declares 28 MiB and then
@@ -64,7 +62,7 @@ final class BodyReader implements Runnable {
         ByteBuffer bytes = chunk.getByteBuffer();
         int n = bytes.remaining();
         if ((long) length + n > maxBytes) {
-          result.completeExceptionally(tooLarge(maxBytes));
+          result.completeExceptionally(TetherException.frameTooLarge(maxBytes));
           return;
         }
         if (length + n > buffer.length) {
@@ -76,14 +74,9 @@ final class BodyReader implements Runnable {
         chunk.release();
       }
       if (chunk.isLast()) {
-        result.complete(new Body(buffer, length));
+        result.complete(BoundedBody.compact(buffer, length));
         return;
       }
     }
-  }
-
-  private static TetherException tooLarge(int maxBytes) {
-    return TetherException.of(ErrorCode.FRAME_TOO_LARGE,
-        "frame is larger than " + maxBytes + " bytes; send fewer or smaller images");
   }
 }
