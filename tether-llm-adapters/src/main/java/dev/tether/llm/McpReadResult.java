@@ -31,8 +31,8 @@ import java.util.Objects;
  * @param timedOut whether the long-poll ended without new frames
  * @param gap frames after the poll's cursor were already evicted, so some may have been missed
  * @param oldestSeq when {@code gap}, the oldest seq the store still held in scope (0 when it held
- *     none); otherwise 0
- * @throws IllegalArgumentException if {@code oldestSeq} is negative, or non-zero without {@code gap}
+ *     none); otherwise 0; the constructor throws {@link IllegalArgumentException} when it is
+ *     negative, or non-zero without {@code gap}
  */
 public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, boolean gap, long oldestSeq) {
   public McpReadResult {
