@@ -1,8 +1,8 @@
 package dev.tether.benchmarks;
 
 import dev.tether.api.MediaType;
-import dev.tether.images.BlobKey;
-import dev.tether.images.FileBlobStore;
+import dev.tether.sessions.BlobKey;
+import dev.tether.sessions.FileBlobStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

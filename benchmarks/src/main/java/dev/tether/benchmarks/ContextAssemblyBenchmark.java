@@ -1,9 +1,9 @@
 package dev.tether.benchmarks;
 
 import dev.tether.api.Conversation;
-import dev.tether.images.FileBlobStore;
-import dev.tether.store.SessionLog;
-import dev.tether.store.SessionStore;
+import dev.tether.sessions.FileBlobStore;
+import dev.tether.sessions.SessionLog;
+import dev.tether.sessions.SessionStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

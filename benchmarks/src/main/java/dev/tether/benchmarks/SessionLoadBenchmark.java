@@ -1,7 +1,7 @@
 package dev.tether.benchmarks;
 
-import dev.tether.images.FileBlobStore;
-import dev.tether.store.SessionStore;
+import dev.tether.sessions.FileBlobStore;
+import dev.tether.sessions.SessionStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

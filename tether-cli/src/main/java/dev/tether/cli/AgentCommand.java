@@ -1,7 +1,7 @@
 package dev.tether.cli;
 
-import dev.tether.images.FileBlobStore;
-import dev.tether.store.SessionStore;
+import dev.tether.sessions.FileBlobStore;
+import dev.tether.sessions.SessionStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;

@@ -72,6 +72,24 @@ public final class Images {
   }
 
   /**
+   * Checks an image whose bytes arrive as a stream (a blob, an upload, a download) before they are
+   * trusted: {@code size} against the per-image limit, and the first {@code headLength} bytes of
+   * {@code head} against the signature of {@code mediaType} (12 bytes tell the four formats apart;
+   * fewer are a mismatch unless the image really is that short).
+   *
+   * @param index the image's position, named in the error
+   * @throws TetherException {@code IMAGE_TOO_LARGE} or {@code MEDIA_TYPE_MISMATCH}
+   */
+  public static void requireImage(MediaType mediaType, long size, byte[] head, int headLength, int index,
+      Limits limits) {
+    Objects.requireNonNull(mediaType, "mediaType");
+    Objects.requireNonNull(limits, "limits");
+    Objects.checkFromIndexSize(0, headLength, head.length);
+    ImageCheck.requireImageSize(size, index, limits);
+    ImageCheck.requireSignature(mediaType, head, headLength, index);
+  }
+
+  /**
    * Removes the whitespace of MIME-wrapped base64 (line breaks every 76 characters, spaces), so
    * that the result is wire base64. Nothing else is changed or checked.
    */

@@ -1,8 +1,8 @@
 package dev.tether.images;
 
-import static dev.tether.images.TestImages.ascii;
-import static dev.tether.images.TestImages.concat;
-import static dev.tether.images.TestImages.png;
+import static dev.tether.api.testing.TestImages.ascii;
+import static dev.tether.api.testing.TestImages.concat;
+import static dev.tether.api.testing.TestImages.png;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,11 +1,11 @@
 package dev.tether.mcp;
 
 import dev.tether.api.Image;
-import dev.tether.images.AttachmentCatalog;
-import dev.tether.images.MediaException;
-import dev.tether.images.MediaFetchResult;
-import dev.tether.images.MediaFetcher;
-import dev.tether.images.MediaRegistry;
+import dev.tether.media.AttachmentCatalog;
+import dev.tether.media.MediaException;
+import dev.tether.media.MediaFetchResult;
+import dev.tether.media.MediaFetcher;
+import dev.tether.media.MediaRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;

@@ -1,9 +1,9 @@
 package dev.tether.mcp;
 
-import dev.tether.images.AttachmentCatalog;
+import dev.tether.media.AttachmentCatalog;
 import dev.tether.images.FrameValidator;
-import dev.tether.images.MediaFetcher;
-import dev.tether.images.MediaRegistry;
+import dev.tether.media.MediaFetcher;
+import dev.tether.media.MediaRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;

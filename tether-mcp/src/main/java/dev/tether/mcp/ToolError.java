@@ -10,7 +10,7 @@ import java.util.OptionalInt;
  * the server goes on serving.
  *
  * <p>Codes are stable strings: the {@link dev.tether.api.ErrorCode} names for frame and image
- * rules, the media reasons of {@code dev.tether.images.MediaException} for the media and
+ * rules, the media reasons of {@code dev.tether.media.MediaException} for the media and
  * attachment tools, plus the tool-level codes below.
  */
 final class ToolError extends RuntimeException {

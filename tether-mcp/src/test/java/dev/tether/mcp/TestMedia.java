@@ -1,12 +1,12 @@
 package dev.tether.mcp;
 
-import dev.tether.images.AttachmentCatalog;
-import dev.tether.images.AttachmentUpload;
-import dev.tether.images.MediaDownloader;
-import dev.tether.images.MediaFetcher;
-import dev.tether.images.MediaKind;
-import dev.tether.images.MediaReference;
-import dev.tether.images.MediaRegistry;
+import dev.tether.media.AttachmentCatalog;
+import dev.tether.media.AttachmentUpload;
+import dev.tether.media.MediaDownloader;
+import dev.tether.media.MediaFetcher;
+import dev.tether.media.MediaKind;
+import dev.tether.media.MediaReference;
+import dev.tether.media.MediaRegistry;
 import java.awt.Color;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.tether.mcp;
 
-import dev.tether.images.MediaFetcher;
-import dev.tether.images.MediaRegistry;
+import dev.tether.media.MediaFetcher;
+import dev.tether.media.MediaRegistry;
 import dev.tether.store.MemoryTetherStore;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,0 +1,11 @@
+/**
+ * The tether wire: frames, typed payloads, images, limits, the conversation model, the JSON codec
+ * and the one error model ({@link dev.tether.api.TetherException} with {@link dev.tether.api.ErrorCode}).
+ */
+module dev.tether.api {
+  requires com.fasterxml.jackson.core;
+
+  exports dev.tether.api;
+  // Zero-copy access to payload bytes, for the tether modules that validate and store frames.
+  exports dev.tether.api.internal to dev.tether.images, dev.tether.sessions, dev.tether.store;
+}

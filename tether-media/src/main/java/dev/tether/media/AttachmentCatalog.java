@@ -1,0 +1,333 @@
+package dev.tether.media;
+
+import dev.tether.images.Images;
+import dev.tether.api.Image;
+import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
+import dev.tether.api.TetherException;
+import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.media.internal.MediaFiles;
+import dev.tether.media.internal.MediaText;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The files dropped into one run or session, kept in one directory with a manifest, and read by
+ * the agent through {@code list_attachments}, {@code read_attachment} and {@code view_attachment}.
+ *
+ * <p><b>Types.</b> The MIME type the client declared is stored in the manifest verbatim. The
+ * catalog never guesses a type (no sniffing, no extension table). Viewing an image only
+ * <em>verifies</em> the declared type against the four image signatures, as tether images do.
+ *
+ * <p><b>Names.</b> Client file names are sanitised (see {@link MediaFiles#sanitise}): no path
+ * survives, so {@code ../x}, absolute paths, backslashes, NUL and {@code %2e%2e} all end up as
+ * plain names inside the directory. A name already taken (ignoring case) gets {@code -1},
+ * {@code -2}... before its extension instead of overwriting.
+ *
+ * <p><b>Text and binary.</b> {@link #read} decodes UTF-8, replacing invalid sequences with
+ * U+FFFD, and windows by code points. A file counts as binary, and is refused, when its first
+ * 8 KiB hold a NUL byte; that is the whole rule.
+ *
+ * <p><b>Concurrency and durability.</b> Thread-safe. Saves are serialised by a lock: the file
+ * is written atomically, then the manifest is rewritten atomically, then a new immutable snapshot
+ * is published for readers, who never lock.
+ */
+public final class AttachmentCatalog {
+  /** Bytes at the start of a file searched for NUL to call it binary. */
+  public static final int BINARY_PROBE_BYTES = 8192;
+
+  private static final System.Logger LOG = System.getLogger(AttachmentCatalog.class.getName());
+
+  private final Path dir;
+  private final long maxUploadBytes;
+  private final int maxReadChars;
+  private final int maxAttachments;
+  private final Limits limits;
+  private final Clock clock;
+  private final ReentrantLock saveLock = new ReentrantLock();
+  private volatile List<Attachment> attachments;
+
+  private AttachmentCatalog(Builder b, List<Attachment> loaded) {
+    this.dir = b.dir;
+    this.maxUploadBytes = b.maxUploadBytes;
+    this.maxReadChars = b.maxReadChars;
+    this.maxAttachments = b.maxAttachments;
+    this.limits = b.limits;
+    this.clock = b.clock;
+    this.attachments = List.copyOf(loaded);
+  }
+
+  /** Opens the catalog in {@code dir} with the defaults, reading its manifest if there is one. */
+  public static AttachmentCatalog open(Path dir) throws IOException {
+    return builder(dir).open();
+  }
+
+  public static Builder builder(Path dir) {
+    return new Builder(dir);
+  }
+
+  /** The directory the attachments live in. */
+  public Path directory() {
+    return dir;
+  }
+
+  /**
+   * Saves an upload under a sanitised, unused name and records it in the manifest.
+   *
+   * @throws MediaException {@link MediaException.Reason#UPLOAD_TOO_LARGE} over the size limit
+   *     (checked before decoding), {@link MediaException.Reason#INVALID_UPLOAD} for bad base64,
+   *     an unusable MIME type or a full catalog
+   * @throws IOException when the file or manifest cannot be written
+   */
+  public Attachment save(AttachmentUpload upload) throws IOException {
+    Objects.requireNonNull(upload, "upload");
+    String mimeType = AttachmentUploads.mimeType(upload);
+    byte[] bytes = AttachmentUploads.decode(upload, maxUploadBytes);
+    saveLock.lock();
+    try {
+      List<Attachment> current = attachments;
+      if (current.size() >= maxAttachments) {
+        throw new MediaException(MediaException.Reason.INVALID_UPLOAD,
+            "the catalog already holds " + current.size() + " attachments, its limit");
+      }
+      String name = freeName(MediaFiles.sanitise(upload.filename()), current);
+      Path path = MediaFiles.resolveInside(dir, name);
+      AtomicFiles.write(path, bytes);
+      Attachment added = new Attachment(name, mimeType, bytes.length, clock.instant());
+      List<Attachment> next = new ArrayList<>(current);
+      next.add(added);
+      AttachmentManifest.write(dir.resolve(AttachmentManifest.FILE_NAME), next);
+      attachments = List.copyOf(next);
+      return added;
+    } finally {
+      saveLock.unlock();
+    }
+  }
+
+  /** The attachments in the order they were saved. A snapshot. */
+  public List<Attachment> list() {
+    return attachments;
+  }
+
+  /** The {@code list_attachments} text: one {@link Attachment#listLine()} per line, or {@code No attachments.} */
+  public String listText() {
+    List<Attachment> all = attachments;
+    if (all.isEmpty()) {
+      return "No attachments.";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Attachment a : all) {
+      sb.append(sb.length() == 0 ? "" : "\n").append(a.listLine());
+    }
+    return sb.toString();
+  }
+
+  /** The attachment listed under exactly this name. */
+  public Attachment require(String fileName) {
+    Objects.requireNonNull(fileName, "fileName");
+    for (Attachment a : attachments) {
+      if (a.fileName().equals(fileName)) {
+        return a;
+      }
+    }
+    throw new MediaException(MediaException.Reason.UNKNOWN_ATTACHMENT, "no attachment is named '"
+        + MediaText.excerpt(fileName) + "'; use list_attachments to see the names");
+  }
+
+  /** {@code read_attachment(filename)}: the first window of text, up to the default limit. */
+  public AttachmentText read(String fileName) throws IOException {
+    return read(fileName, 0, maxReadChars);
+  }
+
+  /**
+   * {@code read_attachment(filename, offset, limit)}: up to {@code limit} characters (clamped to
+   * the configured maximum) from code-point {@code offset}; past the end gives empty text.
+   *
+   * @throws MediaException {@link MediaException.Reason#BINARY_ATTACHMENT} for a binary file,
+   *     {@link MediaException.Reason#UNKNOWN_ATTACHMENT} for an unknown name
+   * @throws IllegalArgumentException for a negative offset or a limit below 1
+   */
+  public AttachmentText read(String fileName, long offset, int limit) throws IOException {
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must be >= 0 but was " + offset);
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1 but was " + limit);
+    }
+    Attachment a = require(fileName);
+    byte[] bytes = readFile(a);
+    int probe = Math.min(bytes.length, BINARY_PROBE_BYTES);
+    for (int i = 0; i < probe; i++) {
+      if (bytes[i] == 0) {
+        throw new MediaException(MediaException.Reason.BINARY_ATTACHMENT, a.fileName() + " is a binary file ("
+            + a.mimeType() + ") and cannot be read as text"
+            + (a.mimeType().regionMatches(true, 0, "image/", 0, 6) ? "; use view_attachment to see an image" : ""));
+      }
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int total = text.codePointCount(0, text.length());
+    int from = (int) Math.min(offset, total);
+    int to = (int) Math.min((long) from + Math.min(limit, maxReadChars), total);
+    int start = text.offsetByCodePoints(0, from);
+    int end = text.offsetByCodePoints(start, to - from);
+    return new AttachmentText(a.fileName(), text.substring(start, end), from, total);
+  }
+
+  /**
+   * {@code view_attachment(filename)}: the attachment as an image for a vision-capable model.
+   *
+   * @param visionCapable whether the target model accepts image input
+   * @throws MediaException {@link MediaException.Reason#VISION_UNSUPPORTED} when it does not,
+   *     {@link MediaException.Reason#NOT_AN_IMAGE} when the declared type is not image/png,
+   *     image/jpeg, image/gif or image/webp
+   * @throws TetherException {@code MEDIA_TYPE_MISMATCH} when the bytes do not match the declared
+   *     type, {@code IMAGE_TOO_LARGE} over the image limit
+   */
+  public Image view(String fileName, boolean visionCapable) throws IOException {
+    Attachment a = require(fileName);
+    if (!visionCapable) {
+      throw new MediaException(MediaException.Reason.VISION_UNSUPPORTED, "the current model cannot see images, so "
+          + a.fileName() + " cannot be viewed; describe what you need from it to the user instead");
+    }
+    MediaType type = imageType(a);
+    if (type == null) {
+      throw new MediaException(MediaException.Reason.NOT_AN_IMAGE, a.fileName() + " is " + a.mimeType()
+          + ", not an image a model can view (image/png, image/jpeg, image/gif or image/webp)"
+          + "; use read_attachment for text");
+    }
+    return Images.fromBytes(readFile(a), type, limits);
+  }
+
+  /**
+   * Every attachment declared as one of the four image types whose bytes validate, for putting in
+   * the first user message (see {@link AttachmentInjection}). One that fails validation is
+   * skipped and logged, so one bad upload does not block the others.
+   */
+  public List<AttachmentImage> images() throws IOException {
+    List<AttachmentImage> out = new ArrayList<>();
+    for (Attachment a : attachments) {
+      MediaType type = imageType(a);
+      if (type == null) {
+        continue;
+      }
+      try {
+        out.add(new AttachmentImage(a, Images.fromBytes(readFile(a), type, limits)));
+      } catch (TetherException e) {
+        LOG.log(System.Logger.Level.WARNING, "skipping attachment {0}: {1}", a.fileName(), e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private static MediaType imageType(Attachment a) {
+    return MediaType.parse(MediaText.essence(a.mimeType())).orElse(null);
+  }
+
+  private byte[] readFile(Attachment a) throws IOException {
+    Path path = MediaFiles.resolveInside(dir, a.fileName());
+    // The manifest's size may come from an older, larger limit; never trust it beyond an array.
+    return MediaFiles.readBounded(path, Math.min(Math.max(a.size(), maxUploadBytes), Integer.MAX_VALUE - 16));
+  }
+
+  private String freeName(String wanted, List<Attachment> current) {
+    Set<String> taken = new HashSet<>();
+    for (Attachment a : current) {
+      taken.add(a.fileName().toLowerCase(Locale.ROOT));
+    }
+    String name = wanted;
+    for (int n = 1; taken.contains(name.toLowerCase(Locale.ROOT))
+        || Files.exists(dir.resolve(name), LinkOption.NOFOLLOW_LINKS); n++) {
+      name = MediaFiles.sanitise(MediaFiles.withSuffix(wanted, n));
+    }
+    return name;
+  }
+
+  /** Builds and opens an {@link AttachmentCatalog}; setters fail fast naming the setting. Not thread-safe. */
+  public static final class Builder {
+    private final Path dir;
+    private long maxUploadBytes = 20L << 20;
+    private int maxReadChars = 50_000;
+    private int maxAttachments = 10_000;
+    private long maxManifestBytes = 16L << 20;
+    private Limits limits = Limits.defaults();
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(Path dir) {
+      this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize();
+    }
+
+    /** The largest decoded upload. Default 20 MiB. */
+    public Builder maxUploadBytes(long maxUploadBytes) {
+      if (maxUploadBytes <= 0 || maxUploadBytes > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException("maxUploadBytes must be in 1.." + (Integer.MAX_VALUE - 8)
+            + " but was " + maxUploadBytes);
+      }
+      this.maxUploadBytes = maxUploadBytes;
+      return this;
+    }
+
+    /** The most characters one read returns, and the default limit. Default 50,000. */
+    public Builder maxReadChars(int maxReadChars) {
+      if (maxReadChars <= 0) {
+        throw new IllegalArgumentException("maxReadChars must be > 0 but was " + maxReadChars);
+      }
+      this.maxReadChars = maxReadChars;
+      return this;
+    }
+
+    /** The most attachments in one catalog. Default 10,000. */
+    public Builder maxAttachments(int maxAttachments) {
+      if (maxAttachments <= 0) {
+        throw new IllegalArgumentException("maxAttachments must be > 0 but was " + maxAttachments);
+      }
+      this.maxAttachments = maxAttachments;
+      return this;
+    }
+
+    /** The largest manifest {@link #open()} reads. Default 16 MiB. */
+    public Builder maxManifestBytes(long maxManifestBytes) {
+      if (maxManifestBytes <= 0) {
+        throw new IllegalArgumentException("maxManifestBytes must be > 0 but was " + maxManifestBytes);
+      }
+      this.maxManifestBytes = maxManifestBytes;
+      return this;
+    }
+
+    /** The image limits {@link #view} checks. Default {@link Limits#defaults()}. */
+    public Builder limits(Limits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** The clock that stamps {@link Attachment#addedAt()}. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Creates the directory if needed and reads its manifest, if any.
+     *
+     * @throws MediaFormatException when the manifest is invalid (nothing is opened then)
+     */
+    public AttachmentCatalog open() throws IOException {
+      Files.createDirectories(dir);
+      Path manifest = dir.resolve(AttachmentManifest.FILE_NAME);
+      List<Attachment> loaded = Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)
+          ? AttachmentManifest.read(manifest, maxManifestBytes, maxAttachments)
+          : List.of();
+      return new AttachmentCatalog(this, loaded);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.tether.sessions;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+
+/**
+ * Parses the timestamps of session lines. {@link Instant#toString()} (what the codec writes)
+ * is parsed by hand, several times faster than {@link Instant#parse}, which costs a noticeable
+ * share of loading a long session; anything else falls back to {@code Instant.parse}.
+ */
+final class SessionTimestamps {
+  private SessionTimestamps() {}
+
+  /** @throws DateTimeException when {@code ts} is not an ISO-8601 instant */
+  static Instant parse(String ts) {
+    Instant fast = fastPath(ts);
+    return fast != null ? fast : Instant.parse(ts);
+  }
+
+  /** {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, or null for any other spelling. */
+  static Instant fastPath(String s) {
+    int n = s.length();
+    if (n < 20 || n > 30 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
+        || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
+      return null;
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 7);
+    int day = digits(s, 8, 10);
+    int hour = digits(s, 11, 13);
+    int minute = digits(s, 14, 16);
+    int second = digits(s, 17, 19);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59) {
+      return null;
+    }
+    int nanos = 0;
+    if (n > 20) {
+      if (s.charAt(19) != '.' || n == 21) {
+        return null;
+      }
+      int fraction = digits(s, 20, n - 1);
+      if (fraction < 0) {
+        return null;
+      }
+      nanos = fraction;
+      for (int i = n - 1 - 20; i < 9; i++) {
+        nanos *= 10;
+      }
+    }
+    try {
+      long epochDay = LocalDate.of(year, month, day).toEpochDay();
+      return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3600 + minute * 60 + second, nanos);
+    } catch (DateTimeException e) {
+      return null; // February 30 and the like: let Instant.parse give its own error
+    }
+  }
+
+  /** The decimal value of {@code s[from, to)} (at most 9 digits), or -1 when it holds anything else. */
+  private static int digits(String s, int from, int to) {
+    int value = 0;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+}
