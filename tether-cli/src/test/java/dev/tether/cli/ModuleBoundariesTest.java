@@ -1,0 +1,129 @@
+package dev.tether.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The library modules' boundaries as a consumer meets them: a named module that requires every
+ * tether library compiles against their exported API, and is refused by javac when it imports a
+ * class of a package the library does not export (its {@code internal} packages). Compiled with
+ * the JDK's compiler against the modules as this build produced them.
+ */
+class ModuleBoundariesTest {
+  private static final String REQUIRES = """
+      module consumer {
+        requires dev.tether.api;
+        requires dev.tether.images;
+        requires dev.tether.client;
+        requires dev.tether.sessions;
+        requires dev.tether.media;
+        requires dev.tether.llm;
+      }
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void consumerModule_compilesAgainstExportedApi() throws IOException {
+    List<Diagnostic<? extends JavaFileObject>> errors = compile("""
+        package consumer;
+        import dev.tether.api.Frame;
+        import dev.tether.client.TetherClient;
+        import dev.tether.images.FrameValidator;
+        import dev.tether.llm.LlmRequest;
+        import dev.tether.media.MediaRegistry;
+        import dev.tether.sessions.BlobKey;
+        public class Use {
+          Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
+              MediaRegistry.class, BlobKey.class};
+        }
+        """);
+    assertEquals(List.of(), messages(errors));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "dev.tether.api.internal.ApiInternals",
+      "dev.tether.images.internal.Signatures",
+      "dev.tether.sessions.internal.AtomicFiles",
+      "dev.tether.media.internal.MediaText"})
+  void consumerModule_cannotImportNonExportedPackage(String internalClass) throws IOException {
+    List<Diagnostic<? extends JavaFileObject>> errors = compile("""
+        package consumer;
+        import %s;
+        public class Use {
+          Object reached = %s.class;
+        }
+        """.formatted(internalClass, internalClass.substring(internalClass.lastIndexOf('.') + 1)));
+    String text = String.join("\n", messages(errors));
+    String pkg = internalClass.substring(0, internalClass.lastIndexOf('.'));
+    assertTrue(text.contains("package " + pkg + " is not visible") || text.contains("does not export " + pkg),
+        () -> "expected javac to refuse " + pkg + ", got: " + text);
+  }
+
+  private List<Diagnostic<? extends JavaFileObject>> compile(String source) throws IOException {
+    Path src = Files.createDirectories(dir.resolve("src/consumer"));
+    Files.writeString(dir.resolve("src/module-info.java"), REQUIRES);
+    Files.writeString(src.resolve("Use.java"), source);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, null)) {
+      List<String> options = List.of("-d", dir.resolve("out").toString(), "--module-path", modulePath());
+      boolean ok = javac.getTask(null, files, diagnostics, options, null,
+          files.getJavaFileObjects(dir.resolve("src/module-info.java"), src.resolve("Use.java"))).call();
+      List<Diagnostic<? extends JavaFileObject>> errors = diagnostics.getDiagnostics().stream()
+          .filter(d -> d.getKind() == Diagnostic.Kind.ERROR).collect(Collectors.toList());
+      assertEquals(ok, errors.isEmpty(), "javac's result and its diagnostics disagree");
+      return errors;
+    }
+  }
+
+  /** The tether library modules of this build and the named modules they require. */
+  private static String modulePath() {
+    List<String> entries = new ArrayList<>();
+    for (Class<?> inModule : List.of(dev.tether.api.Frame.class, dev.tether.images.FrameValidator.class,
+        dev.tether.client.TetherClient.class, dev.tether.sessions.BlobKey.class,
+        dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class)) {
+      entries.add(location(inModule));
+    }
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      String name = Path.of(entry).getFileName().toString();
+      if (name.startsWith("jackson-core") || name.startsWith("jackson-databind")
+          || name.startsWith("jackson-annotations") || name.startsWith("caffeine")) {
+        entries.add(entry);
+      }
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  private static String location(Class<?> type) {
+    try {
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static List<String> messages(List<Diagnostic<? extends JavaFileObject>> errors) {
+    return errors.stream().map(d -> d.getMessage(null)).collect(Collectors.toList());
+  }
+}
