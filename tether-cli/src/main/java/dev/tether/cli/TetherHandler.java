@@ -152,10 +152,19 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private void ingress(String instance, Request request, Response response, Callback callback) {
+    String refused = Encodings.refusal(request.getHeaders());
+    if (refused != null) {
+      int status = refused.startsWith("Content-Encoding") ? 415 : 501;
+      write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
+      return;
+    }
     BodyReader.read(request, validator.limits().maxFrameBytes()).whenComplete((body, failure) -> {
       if (failure != null) {
         Throwable cause = unwrap(failure);
-        if (cause instanceof TetherException e) {
+        if (cause instanceof TetherException e && e.code() != dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+          send(response, callback, ErrorBody.status(e.code()), ErrorBody.of(e)); // the body is over already
+        } else if (cause instanceof TetherException e) {
           // Refused while the client may still be sending: answer, then discard the rest.
           long cap = 2L * validator.limits().maxFrameBytes();
           write(response, ErrorBody.status(e.code()), ErrorBody.of(e),

@@ -75,6 +75,7 @@ final class TetherServer implements AutoCloseable {
     server.addConnector(connector);
     this.handler = new TetherHandler(store, validator, token);
     server.setHandler(new GracefulHandler(handler));
+    server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
   }
