@@ -57,11 +57,7 @@ final class ServeCommand implements Callable<Integer> {
     Address address;
     String token = null;
     if (listen != null) {
-      Address parsed = Address.parse(listen);
-      if (!(parsed instanceof Address.Tcp tcp)) {
-        System.err.println("tether serve: --listen needs HOST:PORT but was '" + listen + "'");
-        return 2;
-      }
+      Address.Tcp tcp = parseListen(listen);
       if (!tcp.isLoopback() && !allowNonLoopback) {
         System.err.println("tether serve: refusing to listen on non-loopback " + listen
             + "; the API has no TLS. Use 127.0.0.1, or pass --allow-non-loopback if you really mean it.");
@@ -119,6 +115,22 @@ final class ServeCommand implements Callable<Integer> {
     }, "tether-demo-agent");
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */
+  static Address.Tcp parseListen(String value) {
+    Address parsed;
+    try {
+      parsed = Address.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value + "' ("
+          + e.getMessage() + ")");
+    }
+    if (!(parsed instanceof Address.Tcp tcp) || tcp.host().isEmpty()) {
+      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value
+          + "'; for a Unix socket use --socket PATH");
+    }
+    return tcp;
   }
 
   private TetherStore openStore() throws IOException {

@@ -55,7 +55,7 @@ final class TetherHandler extends Handler.Abstract {
 
   private final TetherStore store;
   private final FrameValidator validator;
-  private final byte[] token; // null: no authentication (Unix socket)
+  private final byte[] token; // the bearer token's bytes; null: no authentication (Unix socket)
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
@@ -63,7 +63,7 @@ final class TetherHandler extends Handler.Abstract {
   TetherHandler(TetherStore store, FrameValidator validator, String token) {
     this.store = store;
     this.validator = validator;
-    this.token = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -226,9 +226,18 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
+  /** RFC 9110 section 11.1: the scheme is case-insensitive, the token compared in constant time. */
   private boolean authorized(Request request) {
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-    return header != null && MessageDigest.isEqual(token, header.getBytes(StandardCharsets.UTF_8));
+    if (header == null) {
+      return false;
+    }
+    String h = header.strip();
+    int space = h.indexOf(' ');
+    if (space < 0 || !"bearer".equalsIgnoreCase(h.substring(0, space))) {
+      return false;
+    }
+    return MessageDigest.isEqual(token, h.substring(space + 1).strip().getBytes(StandardCharsets.UTF_8));
   }
 
   private static boolean notAllowed(Response response, Callback callback, String allowed) {

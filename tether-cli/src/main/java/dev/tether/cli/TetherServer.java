@@ -8,7 +8,9 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import org.eclipse.jetty.server.AbstractConnector;
@@ -54,6 +56,9 @@ final class TetherServer implements AutoCloseable {
     this.server = new Server(pool);
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);
+    // Jetty's per-connection header cache matches values case-insensitively by default, which
+    // would let "Bearer S3CRET" pass after "Bearer s3cret" on a kept-alive connection.
+    config.setHeaderCacheCaseSensitive(true);
     HttpConnectionFactory http = new HttpConnectionFactory(config);
     if (address instanceof Address.Unix unix) {
       UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
@@ -82,7 +87,8 @@ final class TetherServer implements AutoCloseable {
 
   /**
    * Starts a server. For a Unix socket the parent directory is created (0700) when missing, a
-   * stale socket file left by a dead server is removed, and the socket is made 0600.
+   * stale socket file left by a dead server is removed (any other file at the path is refused,
+   * never deleted), and the socket is made 0600; when that fails the server stops again.
    *
    * @throws IOException when the address is in use or cannot be bound
    */
@@ -93,6 +99,24 @@ final class TetherServer implements AutoCloseable {
   /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY);
+  }
+
+  /** Makes a freshly bound socket file owner-only; a seam so tests can make it fail. */
+  @FunctionalInterface
+  interface SocketPermissions {
+    void restrict(Path socket) throws IOException;
+  }
+
+  static final SocketPermissions OWNER_ONLY =
+      socket -> Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+
+  /**
+   * As above, restricting the socket file with {@code permissions}. When that fails, the server
+   * is stopped again (a socket others might reach is no access control) and the failure thrown.
+   */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      SocketPermissions permissions) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -113,7 +137,13 @@ final class TetherServer implements AutoCloseable {
       throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
     }
     if (address instanceof Address.Unix unix) {
-      Files.setPosixFilePermissions(unix.path(), PosixFilePermissions.fromString("rw-------"));
+      try {
+        permissions.restrict(unix.path());
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw new IOException("cannot make the socket " + unix.path() + " owner-only (" + e.getMessage()
+            + "); stopped. Put the socket on a file system with POSIX permissions (--socket PATH)", e);
+      }
     }
     return s;
   }
@@ -170,7 +200,12 @@ final class TetherServer implements AutoCloseable {
         throw new IOException(parent + " exists and is not a directory", e);
       }
     }
-    if (Files.exists(socket)) {
+    if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+        // A regular file, directory or link is someone's data, never a stale socket: keep it.
+        throw new IOException(socket + " exists and is not a socket; refusing to replace it."
+            + " Choose another path with --socket, or remove the file yourself");
+      }
       if (isLive(socket)) {
         throw new IOException("a server is already listening on " + socket);
       }
