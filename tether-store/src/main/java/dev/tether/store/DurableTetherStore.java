@@ -73,10 +73,10 @@ public final class DurableTetherStore implements TetherStore {
   /** An append or a removal waiting for the writer. */
   private record Op(String instance, Frame stored, CompletableFuture<Long> done) {}
 
-  private DurableTetherStore(SqliteJournal journal, Retention retention) {
+  private DurableTetherStore(SqliteJournal journal, StoreSettings settings) {
     this.journal = journal;
-    this.retention = retention;
-    this.memory = MemoryTetherStore.create(retention);
+    this.retention = settings.retention();
+    this.memory = MemoryTetherStore.create(settings, null);
     this.writer = new Thread(this::writeLoop, "tether-journal-writer");
     writer.setDaemon(true);
   }
@@ -363,6 +363,7 @@ public final class DurableTetherStore implements TetherStore {
     private final Path file;
     private Retention retention = Retention.defaults();
     private Sync sync = Sync.FULL;
+    private final MemoryTetherStore.Builder memory = MemoryTetherStore.builder();
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -370,6 +371,28 @@ public final class DurableTetherStore implements TetherStore {
 
     public Builder retention(Retention retention) {
       this.retention = Objects.requireNonNull(retention, "retention");
+      memory.retention(retention);
+      return this;
+    }
+
+    /** See {@link MemoryTetherStore.Builder#executor}; also completes {@link #appendAsync} futures. */
+    public Builder executor(java.util.concurrent.Executor executor) {
+      memory.executor(executor);
+      return this;
+    }
+
+    /**
+     * See {@link MemoryTetherStore.Builder#maxTotalBytes}; the journal keeps the same frames, so
+     * the budget bounds the file's frame rows too.
+     */
+    public Builder maxTotalBytes(long maxTotalBytes) {
+      memory.maxTotalBytes(maxTotalBytes);
+      return this;
+    }
+
+    /** See {@link MemoryTetherStore.Builder#maxInstances}. */
+    public Builder maxInstances(int maxInstances) {
+      memory.maxInstances(maxInstances);
       return this;
     }
 
@@ -386,7 +409,7 @@ public final class DurableTetherStore implements TetherStore {
      */
     public DurableTetherStore open() throws IOException {
       SqliteJournal journal = SqliteJournal.open(file, sync);
-      DurableTetherStore store = new DurableTetherStore(journal, retention);
+      DurableTetherStore store = new DurableTetherStore(journal, memory.settings());
       try {
         store.restore();
       } catch (IOException | RuntimeException e) {

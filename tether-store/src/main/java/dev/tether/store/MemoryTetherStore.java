@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeouts. Thread-safe.
  */
 public final class MemoryTetherStore implements TetherStore {
+  private final StoreSettings settings;
   private final Retention retention;
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
@@ -25,25 +26,31 @@ public final class MemoryTetherStore implements TetherStore {
   private final Timeouts timeouts;
   private volatile boolean closed;
 
-  private MemoryTetherStore(Retention retention, Timeouts timeouts) {
-    this.retention = retention;
+  private MemoryTetherStore(StoreSettings settings, Timeouts timeouts) {
+    this.settings = settings;
+    this.retention = settings.retention();
     this.timer = timeouts == null ? new LazyTimer("tether-store-timer") : null;
     this.timeouts = timeouts == null ? timer : timeouts;
   }
 
-  /** A store with the default {@link Retention}. */
+  /** A store with the default settings; the same as {@code builder().build()}. */
   public static MemoryTetherStore create() {
-    return new MemoryTetherStore(Retention.defaults(), null);
+    return builder().build();
   }
 
-  /** A store keeping {@code retention}. */
+  /** A store keeping {@code retention}; the same as {@code builder().retention(retention).build()}. */
   public static MemoryTetherStore create(Retention retention) {
-    return new MemoryTetherStore(Objects.requireNonNull(retention, "retention"), null);
+    return builder().retention(retention).build();
   }
 
-  /** A store whose wait timeouts run on {@code timeouts}; for tests. */
-  static MemoryTetherStore create(Retention retention, Timeouts timeouts) {
-    return new MemoryTetherStore(retention, Objects.requireNonNull(timeouts, "timeouts"));
+  /** A store whose wait timeouts run on {@code timeouts} (null: its own timer thread). */
+  static MemoryTetherStore create(StoreSettings settings, Timeouts timeouts) {
+    return new MemoryTetherStore(settings, timeouts);
+  }
+
+  /** Configures a {@link MemoryTetherStore}; each setter fails fast on a bad value. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   public Retention retention() {
@@ -175,6 +182,70 @@ public final class MemoryTetherStore implements TetherStore {
     }
     if (timer != null) {
       timer.close();
+    }
+  }
+
+  /**
+   * Configures a {@link MemoryTetherStore}. Each setter checks its value at once and throws an
+   * {@link IllegalArgumentException} naming the setting. Not thread-safe.
+   */
+  public static final class Builder {
+    private StoreSettings settings = StoreSettings.defaults();
+
+    private Builder() {}
+
+    /** How much of each instance's history is kept; default {@link Retention#defaults()}. */
+    public Builder retention(Retention retention) {
+      settings = settings.withRetention(Objects.requireNonNull(retention, "retention"));
+      return this;
+    }
+
+    /**
+     * The executor that completes every future the store hands out (waits, subscription events),
+     * so that code a caller attaches never runs on the appending thread, the timer thread or
+     * under the store's locks. Default {@link java.util.concurrent.ForkJoinPool#commonPool()}.
+     * {@code Runnable::run} completes inline on the store's threads (for callers whose callbacks
+     * are trivial and never call back into the store).
+     */
+    public Builder executor(java.util.concurrent.Executor executor) {
+      settings = settings.withExecutor(Objects.requireNonNull(executor, "executor"));
+      return this;
+    }
+
+    /**
+     * The payload bytes retained across all instances together. An append that would take the
+     * store over this budget first evicts the oldest frame of whichever instance holds the most
+     * bytes, repeatedly, but never the last frame an instance holds; if the frame still does not
+     * fit, the append fails with a {@link dev.tether.api.TetherException} coded
+     * {@link dev.tether.api.ErrorCode#STORE_FULL}. Default: no budget ({@link Long#MAX_VALUE}).
+     *
+     * @throws IllegalArgumentException when {@code maxTotalBytes < 1}
+     */
+    public Builder maxTotalBytes(long maxTotalBytes) {
+      settings = settings.withMaxTotalBytes(maxTotalBytes);
+      return this;
+    }
+
+    /**
+     * The number of instances held at once. Creating one more (by append, wait or subscribe)
+     * fails with a {@link dev.tether.api.TetherException} coded
+     * {@link dev.tether.api.ErrorCode#TOO_MANY_INSTANCES}. Instances that hold no frame and have
+     * no waits or subscriptions are freed and do not count. Default: no cap
+     * ({@link Integer#MAX_VALUE}).
+     *
+     * @throws IllegalArgumentException when {@code maxInstances < 1}
+     */
+    public Builder maxInstances(int maxInstances) {
+      settings = settings.withMaxInstances(maxInstances);
+      return this;
+    }
+
+    public MemoryTetherStore build() {
+      return new MemoryTetherStore(settings, null);
+    }
+
+    StoreSettings settings() {
+      return settings;
     }
   }
 
