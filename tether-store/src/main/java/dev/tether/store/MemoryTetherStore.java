@@ -7,19 +7,32 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.TetherException;
 
 /**
  * The in-memory {@link TetherStore}: one budgeted ring per instance, with per-session indexes,
  * waiters indexed by session and bounded subscriptions (see {@link Instance} and
  * {@link FrameRing} for the design).
  *
- * <p>Instances are created on first use. Removing one remembers only its seq high-water mark, so a
- * later history of the same name continues its seqs. One daemon timer thread per store runs wait
- * timeouts. Thread-safe.
+ * <p>Instances are created on first use, up to {@link Builder#maxInstances}. Removing one, or
+ * freeing one that holds no frame, wait or subscription, remembers only its seq high-water mark,
+ * so a later history of the same name continues its seqs. One daemon timer thread per store runs
+ * wait timeouts; futures handed to callers complete on the {@link Builder#executor executor}.
+ *
+ * <p><b>Budget.</b> With {@link Builder#maxTotalBytes} set, an append first reserves its payload
+ * bytes in the store-wide account; while they do not fit it evicts the oldest frame of the
+ * instance that holds the most bytes (its own included), never the last frame an instance holds.
+ * When nothing more can be evicted the append is refused with {@link ErrorCode#STORE_FULL} and
+ * nothing is stored. Thread-safe.
  */
 public final class MemoryTetherStore implements TetherStore {
   private final StoreSettings settings;
   private final Retention retention;
+  private final Executor executor;
+  private final StoreBudget budget;
+  private final int maxInstances;
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
   private final LazyTimer timer;
@@ -29,6 +42,9 @@ public final class MemoryTetherStore implements TetherStore {
   private MemoryTetherStore(StoreSettings settings, Timeouts timeouts) {
     this.settings = settings;
     this.retention = settings.retention();
+    this.executor = settings.executor();
+    this.budget = settings.hasBudget() ? new StoreBudget(settings.maxTotalBytes()) : StoreBudget.NONE;
+    this.maxInstances = settings.maxInstances();
     this.timer = timeouts == null ? new LazyTimer("tether-store-timer") : null;
     this.timeouts = timeouts == null ? timer : timeouts;
   }
@@ -57,10 +73,45 @@ public final class MemoryTetherStore implements TetherStore {
     return retention;
   }
 
+  /** The instance, created if needed. */
   Instance instance(String name) {
+    return instance(name, true);
+  }
+
+  /**
+   * The instance, created if needed; {@code capped} false lets a durable store publish frames it
+   * has already committed (it checked the cap when it accepted them).
+   */
+  Instance instance(String name, boolean capped) {
     checkOpen();
-    return instances.computeIfAbsent(TetherStore.requireInstance(name),
-        n -> new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L)));
+    TetherStore.requireInstance(name);
+    Instance i = instances.get(name);
+    if (i != null) {
+      return i;
+    }
+    return instances.computeIfAbsent(name, n -> {
+      if (capped && instances.size() >= maxInstances) {
+        throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "the store already holds "
+            + maxInstances + " instances; remove one before using instance " + n);
+      }
+      return new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L), executor, budget,
+          this::freeIfIdle);
+    });
+  }
+
+  /** Whether one more instance may be created now; for a durable store's admission check. */
+  boolean canCreate(String name) {
+    return instances.containsKey(name) || instances.size() < maxInstances;
+  }
+
+  private void freeIfIdle(Instance i) {
+    instances.computeIfPresent(i.name, (n, cur) -> {
+      if (cur != i || !i.freeIfIdle()) {
+        return cur;
+      }
+      removedSeqs.merge(n, i.lastSeq(), Math::max);
+      return null;
+    });
   }
 
   private void checkOpen() {
@@ -74,15 +125,72 @@ public final class MemoryTetherStore implements TetherStore {
     return instances.get(name);
   }
 
+  /** Instances held now; for monitoring and tests. */
+  public int instanceCount() {
+    return instances.size();
+  }
+
+  /** Payload bytes retained across all instances; 0 unless a byte budget is set. */
+  public long totalBytes() {
+    return budget.used();
+  }
+
   @Override
   public long append(String instance, Frame frame) {
     Objects.requireNonNull(frame, "frame");
-    while (true) {
-      long seq = instance(instance).append(frame);
-      if (seq > 0) {
-        return seq;
+    TetherStore.requireInstance(instance);
+    long size = frame.payload().size();
+    reserve(instance, size);
+    try {
+      while (true) {
+        long seq = instance(instance).append(frame);
+        if (seq > 0) {
+          return seq;
+        }
+        // Removed or freed concurrently: append to the instance's next history.
       }
-      // Removed concurrently: append to the instance's next history.
+    } finally {
+      budget.add(-size);
+    }
+  }
+
+  /** Reserves {@code size} bytes in the store-wide budget, evicting as the class doc says. */
+  private void reserve(String instance, long size) {
+    if (budget == StoreBudget.NONE) {
+      return;
+    }
+    if (size > budget.max) {
+      throw TetherException.of(ErrorCode.STORE_FULL, "a frame of " + size
+          + " payload bytes is larger than the store's whole budget of " + budget.max + " bytes");
+    }
+    while (!budget.tryReserve(size)) {
+      if (!evictLargest()) {
+        throw TetherException.of(ErrorCode.STORE_FULL, "the store's budget of " + budget.max
+            + " bytes is used up by the newest frames of its instances; cannot store "
+            + size + " more bytes for instance " + instance + "; retry later or remove instances");
+      }
+    }
+  }
+
+  /** Evicts the oldest frame of the instance holding the most bytes; false when none can give. */
+  private boolean evictLargest() {
+    while (true) {
+      Instance victim = null;
+      long most = -1;
+      for (Instance i : instances.values()) {
+        long b = i.retainedBytes();
+        if (b > most && i.retainedFrames() > 1) {
+          most = b;
+          victim = i;
+        }
+      }
+      if (victim == null) {
+        return false;
+      }
+      if (victim.evictForBudget() >= 0) {
+        return true;
+      }
+      // Changed meanwhile: look again.
     }
   }
 
@@ -100,14 +208,29 @@ public final class MemoryTetherStore implements TetherStore {
 
   @Override
   public CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout) {
+    return waitForFrames(instance, query, timeout, false);
+  }
+
+  private CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout,
+      boolean internal) {
     Objects.requireNonNull(query, "query");
     long nanos = timeoutNanos(timeout);
     while (true) {
-      CompletableFuture<QueryResult> f = instance(instance).waitForFrames(query, nanos);
+      CompletableFuture<QueryResult> f = instance(instance).waitForFrames(query, nanos, internal);
       if (f != null) {
         return f;
       }
     }
+  }
+
+  /**
+   * See {@link TetherStore#awaitFrames}. The future behind it is never shown to the caller, so
+   * the appending thread completes it directly (no executor hop on the blocking path).
+   */
+  @Override
+  public QueryResult awaitFrames(String instance, FrameQuery query, Duration timeout)
+      throws InterruptedException {
+    return Awaits.await(waitForFrames(instance, query, timeout, true), timeout);
   }
 
   static long timeoutNanos(Duration timeout) {
@@ -135,13 +258,19 @@ public final class MemoryTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    boolean[] existed = new boolean[1];
+    Instance[] removed = new Instance[1];
     instances.computeIfPresent(instance, (n, i) -> {
-      removedSeqs.put(n, i.remove("was removed"));
-      existed[0] = true;
+      // Only mark inside the compute: callbacks the removal completes may call back into this
+      // store (even for this instance), which must not happen while the map bin is locked.
+      removedSeqs.merge(n, i.markRemoved(), Math::max);
+      removed[0] = i;
       return null;
     });
-    return existed[0];
+    if (removed[0] == null) {
+      return false;
+    }
+    removed[0].endRemoved("was removed");
+    return true;
   }
 
   @Override
