@@ -60,6 +60,14 @@ final class BodyReader implements Runnable {
 
   @Override
   public void run() {
+    try {
+      readAvailable();
+    } catch (Throwable t) { // OutOfMemoryError growing the buffer included: answer, never hang
+      result.completeExceptionally(t);
+    }
+  }
+
+  private void readAvailable() {
     while (true) {
       Content.Chunk chunk = request.read();
       if (chunk == null) {

@@ -30,10 +30,15 @@ final class ErrorBody {
 
   private ErrorBody() {}
 
-  /** The HTTP status for a validation failure: 413 for the size codes, 400 for the rest. */
+  /**
+   * The HTTP status for a {@link TetherException}: 413 for the size codes, 507 when the store's
+   * byte budget is used up, 503 at the instance cap, 400 for the rest.
+   */
   static int status(ErrorCode code) {
     return switch (code) {
       case FRAME_TOO_LARGE, IMAGE_TOO_LARGE, FRAME_IMAGES_TOO_LARGE -> 413;
+      case STORE_FULL -> 507;
+      case TOO_MANY_INSTANCES -> 503;
       default -> 400;
     };
   }

@@ -2,6 +2,7 @@ package dev.tether.cli;
 
 import dev.tether.store.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +49,24 @@ final class ServeCommand implements Callable<Integer> {
       description = "HTTP worker threads (long-polls hold none). Default: ${DEFAULT-VALUE}.")
   int maxThreads;
 
+  @Option(names = "--store-max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+      description = "Frame bytes kept across all instances (bytes, KiB, MiB, GiB). Default: half the heap (-Xmx)."
+          + " Over it the oldest frames of the largest instance are evicted; when nothing can be, POSTs get 507 STORE_FULL.")
+  Long storeMaxBytes;
+
+  @Option(names = "--ring-max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+      description = "Frame bytes kept per instance. Default: min(128MiB, store budget / 4).")
+  Long ringMaxBytes;
+
+  @Option(names = "--ring-max-frames", paramLabel = "N",
+      description = "Frames kept per instance. Default: " + MemoryBudget.DEFAULT_RING_FRAMES + ".")
+  Integer ringMaxFrames;
+
+  @Option(names = "--max-instances", paramLabel = "N",
+      description = "Instances held at once (empty, idle ones are freed). Default: " + MemoryBudget.DEFAULT_MAX_INSTANCES
+          + ". Over it a new instance gets 503 TOO_MANY_INSTANCES.")
+  Integer maxInstances;
+
   @Override
   public Integer call() throws Exception {
     if (socket != null && listen != null) {
@@ -68,10 +87,13 @@ final class ServeCommand implements Callable<Integer> {
     } else {
       address = socket == null ? Address.defaultSocket() : new Address.Unix(socket);
     }
-    TetherStore store = openStore();
+    long heap = Runtime.getRuntime().maxMemory();
+    MemoryBudget budget = memoryBudget(heap);
+    TetherStore store = openStore(budget);
     TetherServer server;
     try {
-      server = TetherServer.start(address, store, token, Math.max(8, maxThreads));
+      server = TetherServer.start(address, store, dev.tether.images.FrameValidator.standard(), token, Math.max(8, maxThreads),
+          budget.ingressBytes());
     } catch (IOException e) {
       store.close();
       System.err.println("tether serve: " + e.getMessage());
@@ -84,6 +106,7 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
+    System.err.println("tether serve: " + budget.describe(heap));
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     if (withAgent) {
@@ -133,13 +156,31 @@ final class ServeCommand implements Callable<Integer> {
     return tcp;
   }
 
-  private TetherStore openStore() throws IOException {
+  /** The limits from the heap and the flags; a bad flag value is a {@link UsageException}. */
+  MemoryBudget memoryBudget(long heap) {
+    requirePositive("--store-max-bytes", storeMaxBytes);
+    requirePositive("--ring-max-bytes", ringMaxBytes);
+    requirePositive("--ring-max-frames", ringMaxFrames == null ? null : ringMaxFrames.longValue());
+    requirePositive("--max-instances", maxInstances == null ? null : maxInstances.longValue());
+    return MemoryBudget.resolve(heap, storeMaxBytes, ringMaxBytes, ringMaxFrames, maxInstances);
+  }
+
+  private static void requirePositive(String option, Long value) {
+    if (value != null && value < 1) {
+      throw new UsageException(option + " must be at least 1 but was " + value);
+    }
+  }
+
+  private TetherStore openStore(MemoryBudget budget) throws IOException {
+    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes()).build();
     if (dataDir == null) {
-      return MemoryTetherStore.create();
+      return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
+          .maxInstances(budget.maxInstances()).build();
     }
     if (!Files.isDirectory(dataDir)) {
       Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
-    return DurableTetherStore.open(dataDir.resolve("journal.db"));
+    return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())
+        .maxInstances(budget.maxInstances()).open();
   }
 }

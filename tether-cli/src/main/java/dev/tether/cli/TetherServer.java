@@ -47,7 +47,8 @@ final class TetherServer implements AutoCloseable {
   private final Address address;
   private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
-  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads) {
+  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes) {
     this.address = address;
     this.store = store;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -78,7 +79,7 @@ final class TetherServer implements AutoCloseable {
     // Long-polls last up to 30 s; the idle timeout must not cut them.
     connector.setIdleTimeout(120_000);
     server.addConnector(connector);
-    this.handler = new TetherHandler(store, validator, token);
+    this.handler = new TetherHandler(store, validator, token, ingressBytes);
     server.setHandler(new GracefulHandler(handler));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
@@ -99,7 +100,18 @@ final class TetherServer implements AutoCloseable {
   /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes());
+  }
+
+  /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes);
+  }
+
+  /** A quarter of the heap, at least 64 MiB (see {@link MemoryBudget}). */
+  static long defaultIngressBytes() {
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
   }
 
   /** Makes a freshly bound socket file owner-only; a seam so tests can make it fail. */
@@ -117,6 +129,11 @@ final class TetherServer implements AutoCloseable {
    */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
+    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes());
+  }
+
+  private static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token,
+      int maxThreads, SocketPermissions permissions, long ingressBytes) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -125,7 +142,7 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    TetherServer s = new TetherServer(address, store, validator, token, maxThreads);
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes);
     try {
       s.server.start();
     } catch (Exception e) {

@@ -279,4 +279,17 @@ class CommandsTest {
     assertTrue(m.find());
     assertEquals("tether " + m.group(1), out.toString(StandardCharsets.UTF_8).strip());
   }
+
+  @Test
+  void serve_badSizeFlag_exit2NamingTheForms() {
+    assertEquals(2, run("serve", "--store-max-bytes", "10MB"));
+    assertTrue(stderr().contains("'10MB'") && stderr().contains("KiB, MiB or GiB"), stderr());
+    assertFalse(stderr().contains("Exception"), stderr());
+  }
+
+  @Test
+  void serve_zeroInstances_oneLineExit2() {
+    assertOneLineUsageError(run("serve", "--max-instances", "0", "--socket", dir.resolve("s.sock").toString()),
+        "--max-instances must be at least 1");
+  }
 }
