@@ -54,8 +54,10 @@ class CommandsTest {
     return Main.run(args);
   }
 
+  /** What the command wrote to stderr, without Jazzer's "INFO: Instrumented" lines (the fuzz tests share the JVM). */
   private String stderr() {
-    return err.toString(StandardCharsets.UTF_8);
+    return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("INFO: Instrumented"))
+        .map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
   }
 
   private Path file(String name, byte[] content) throws Exception {
@@ -191,8 +193,7 @@ class CommandsTest {
   }
 
   private void assertOneLineUsageError(int status, String... mustContain) {
-    // Jazzer's "INFO: Instrumented ..." lines land in the captured stderr when the fuzz tests share the JVM.
-    String e = stderr().lines().filter(l -> !l.startsWith("INFO: ")).collect(java.util.stream.Collectors.joining("\n"));
+    String e = stderr();
     assertEquals(2, status, e);
     assertEquals(1, e.strip().lines().count(), "one line, no stack trace: " + e);
     assertFalse(e.contains("Exception") || e.contains("\tat "), e);
