@@ -1,7 +1,8 @@
 package dev.tether.api;
 
 /**
- * Stable, machine-readable reasons for rejecting input from the wire.
+ * Stable, machine-readable reasons for rejecting input from the wire, or for refusing it when
+ * a store has no room left ({@link #STORE_FULL}, {@link #TOO_MANY_INSTANCES}).
  *
  * <p>The names are part of the wire contract: HTTP error bodies, MCP tool errors and CLI
  * output carry them verbatim, so they never change once released.
@@ -26,5 +27,12 @@ public enum ErrorCode {
   /** {@code data} starts with a {@code data:} URI prefix, which the wire does not allow. */
   DATA_URI_NOT_ALLOWED,
   /** Images on a frame type that cannot carry them, such as {@code assistant.delta}. */
-  IMAGES_NOT_ALLOWED
+  IMAGES_NOT_ALLOWED,
+  /**
+   * The store's byte budget across all instances is used up and evicting older frames of other
+   * instances did not make room; retry later or remove instances (HTTP 507).
+   */
+  STORE_FULL,
+  /** The store already holds its maximum number of instances; remove one first (HTTP 503). */
+  TOO_MANY_INSTANCES
 }

@@ -16,7 +16,8 @@ import org.eclipse.jetty.server.Request;
  * <p>A declared {@code Content-Length} over the limit fails before any byte is read; a chunked
  * body fails on the chunk that crosses the limit, after at most {@code maxBytes + 1} bytes were
  * accepted into the buffer. The failure is a {@link TetherException} with
- * {@link ErrorCode#FRAME_TOO_LARGE}. Not thread-safe: Jetty calls {@link #run} serially.
+ * {@link ErrorCode#FRAME_TOO_LARGE}; a body cut short or badly chunked fails with
+ * {@link ErrorCode#MALFORMED_FRAME}. Not thread-safe: Jetty calls {@link #run} serially.
  */
 final class BodyReader implements Runnable {
   private static final long INITIAL_MAX = 1 << 20;
@@ -46,8 +47,27 @@ final class BodyReader implements Runnable {
     return reader.result;
   }
 
+  /**
+   * A body that failed while it was read (the client closed early, bad chunking) is a client fault
+   * like any malformed frame: {@link ErrorCode#MALFORMED_FRAME}, with Jetty's reason.
+   */
+  static TetherException cutShort(Throwable failure) {
+    String reason = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+    return TetherException.of(ErrorCode.MALFORMED_FRAME,
+        "the request body ended early or was malformed (" + reason
+            + "); send the whole frame with a correct Content-Length or valid chunked encoding", failure);
+  }
+
   @Override
   public void run() {
+    try {
+      readAvailable();
+    } catch (Throwable t) { // OutOfMemoryError growing the buffer included: answer, never hang
+      result.completeExceptionally(t);
+    }
+  }
+
+  private void readAvailable() {
     while (true) {
       Content.Chunk chunk = request.read();
       if (chunk == null) {
@@ -55,7 +75,7 @@ final class BodyReader implements Runnable {
         return;
       }
       if (Content.Chunk.isFailure(chunk)) {
-        result.completeExceptionally(chunk.getFailure());
+        result.completeExceptionally(cutShort(chunk.getFailure()));
         return;
       }
       try {

@@ -15,7 +15,7 @@ final class Connections {
     }
     Path file = tokenFile == null ? Tokens.defaultFile() : tokenFile;
     if (!Files.exists(file)) {
-      throw new IOException("a TCP host needs its bearer token; no token file at " + file + " (use --token-file)");
+      throw new UsageException("a TCP host needs its bearer token; no token file at " + file + " (use --token-file)");
     }
     return Tokens.read(file);
   }

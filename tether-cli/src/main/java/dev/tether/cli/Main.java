@@ -46,7 +46,22 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(new java.io.PrintWriter(System.out, true));
     cl.setErr(new java.io.PrintWriter(System.err, true));
+    cl.setExecutionExceptionHandler(Main::usageError);
     return cl;
+  }
+
+  /**
+   * A {@link UsageException} or {@link IllegalArgumentException} from a command is a mistake in
+   * its arguments: one line on stderr naming the command, exit status 2, no stack trace. Anything
+   * else is a bug and keeps picocli's report.
+   */
+  private static int usageError(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+    if (e instanceof UsageException || e instanceof IllegalArgumentException) {
+      command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+      command.getErr().flush();
+      return 2;
+    }
+    throw e;
   }
 
   @Override
@@ -54,11 +69,22 @@ public final class Main implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate or convert");
   }
 
+  /** The project version, from {@code version.properties} that the build filters. */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"tether " + (v == null ? "dev" : v)};
+    public String[] getVersion() throws java.io.IOException {
+      return new String[] {"tether " + projectVersion()};
+    }
+
+    static String projectVersion() throws java.io.IOException {
+      java.util.Properties p = new java.util.Properties();
+      try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new java.io.IOException("version.properties is missing from the build");
+        }
+        p.load(in);
+      }
+      return p.getProperty("version");
     }
   }
 }

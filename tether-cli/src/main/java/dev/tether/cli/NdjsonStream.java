@@ -80,7 +80,13 @@ final class NdjsonStream {
         response.write(true, ByteBuffer.allocate(0), callback); // the server stops or the instance went away
         return;
       }
-      byte[] bytes = result.frames().isEmpty() && !result.gap() ? HEARTBEAT : FrameJson.streamLines(result);
+      byte[] bytes;
+      try {
+        bytes = result.frames().isEmpty() && !result.gap() ? HEARTBEAT : FrameJson.streamLines(result);
+      } catch (Throwable t) { // out of memory building the lines: end the stream, never leave it hanging
+        callback.failed(t);
+        return;
+      }
       response.write(false, ByteBuffer.wrap(bytes), Callback.from(() -> next(result.nextSeq()), callback::failed));
     }, executor);
   }

@@ -2,6 +2,7 @@ package dev.tether.cli;
 
 import dev.tether.store.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +49,24 @@ final class ServeCommand implements Callable<Integer> {
       description = "HTTP worker threads (long-polls hold none). Default: ${DEFAULT-VALUE}.")
   int maxThreads;
 
+  @Option(names = "--store-max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+      description = "Frame bytes kept across all instances (bytes, KiB, MiB, GiB). Default: half the heap (-Xmx)."
+          + " Over it the oldest frames of the largest instance are evicted; when nothing can be, POSTs get 507 STORE_FULL.")
+  Long storeMaxBytes;
+
+  @Option(names = "--ring-max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+      description = "Frame bytes kept per instance. Default: min(128MiB, store budget / 4).")
+  Long ringMaxBytes;
+
+  @Option(names = "--ring-max-frames", paramLabel = "N",
+      description = "Frames kept per instance. Default: " + MemoryBudget.DEFAULT_RING_FRAMES + ".")
+  Integer ringMaxFrames;
+
+  @Option(names = "--max-instances", paramLabel = "N",
+      description = "Instances held at once (empty, idle ones are freed). Default: " + MemoryBudget.DEFAULT_MAX_INSTANCES
+          + ". Over it a new instance gets 503 TOO_MANY_INSTANCES.")
+  Integer maxInstances;
+
   @Override
   public Integer call() throws Exception {
     if (socket != null && listen != null) {
@@ -57,11 +76,7 @@ final class ServeCommand implements Callable<Integer> {
     Address address;
     String token = null;
     if (listen != null) {
-      Address parsed = Address.parse(listen);
-      if (!(parsed instanceof Address.Tcp tcp)) {
-        System.err.println("tether serve: --listen needs HOST:PORT but was '" + listen + "'");
-        return 2;
-      }
+      Address.Tcp tcp = parseListen(listen);
       if (!tcp.isLoopback() && !allowNonLoopback) {
         System.err.println("tether serve: refusing to listen on non-loopback " + listen
             + "; the API has no TLS. Use 127.0.0.1, or pass --allow-non-loopback if you really mean it.");
@@ -72,10 +87,13 @@ final class ServeCommand implements Callable<Integer> {
     } else {
       address = socket == null ? Address.defaultSocket() : new Address.Unix(socket);
     }
-    TetherStore store = openStore();
+    long heap = Runtime.getRuntime().maxMemory();
+    MemoryBudget budget = memoryBudget(heap);
+    TetherStore store = openStore(budget);
     TetherServer server;
     try {
-      server = TetherServer.start(address, store, token, Math.max(8, maxThreads));
+      server = TetherServer.start(address, store, dev.tether.images.FrameValidator.standard(), token, Math.max(8, maxThreads),
+          budget.ingressBytes());
     } catch (IOException e) {
       store.close();
       System.err.println("tether serve: " + e.getMessage());
@@ -88,6 +106,7 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
+    System.err.println("tether serve: " + budget.describe(heap));
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     if (withAgent) {
@@ -121,13 +140,47 @@ final class ServeCommand implements Callable<Integer> {
     thread.start();
   }
 
-  private TetherStore openStore() throws IOException {
+  /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */
+  static Address.Tcp parseListen(String value) {
+    Address parsed;
+    try {
+      parsed = Address.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value + "' ("
+          + e.getMessage() + ")");
+    }
+    if (!(parsed instanceof Address.Tcp tcp) || tcp.host().isEmpty()) {
+      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value
+          + "'; for a Unix socket use --socket PATH");
+    }
+    return tcp;
+  }
+
+  /** The limits from the heap and the flags; a bad flag value is a {@link UsageException}. */
+  MemoryBudget memoryBudget(long heap) {
+    requirePositive("--store-max-bytes", storeMaxBytes);
+    requirePositive("--ring-max-bytes", ringMaxBytes);
+    requirePositive("--ring-max-frames", ringMaxFrames == null ? null : ringMaxFrames.longValue());
+    requirePositive("--max-instances", maxInstances == null ? null : maxInstances.longValue());
+    return MemoryBudget.resolve(heap, storeMaxBytes, ringMaxBytes, ringMaxFrames, maxInstances);
+  }
+
+  private static void requirePositive(String option, Long value) {
+    if (value != null && value < 1) {
+      throw new UsageException(option + " must be at least 1 but was " + value);
+    }
+  }
+
+  private TetherStore openStore(MemoryBudget budget) throws IOException {
+    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes()).build();
     if (dataDir == null) {
-      return MemoryTetherStore.create();
+      return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
+          .maxInstances(budget.maxInstances()).build();
     }
     if (!Files.isDirectory(dataDir)) {
       Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
-    return DurableTetherStore.open(dataDir.resolve("journal.db"));
+    return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())
+        .maxInstances(budget.maxInstances()).open();
   }
 }

@@ -55,15 +55,23 @@ final class TetherHandler extends Handler.Abstract {
 
   private final TetherStore store;
   private final FrameValidator validator;
-  private final byte[] token; // null: no authentication (Unix socket)
+  private final byte[] token; // the bearer token's bytes; null: no authentication (Unix socket)
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
+  private final IngressBudget ingressBudget;
+  private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
 
   TetherHandler(TetherStore store, FrameValidator validator, String token) {
+    this(store, validator, token, TetherServer.defaultIngressBytes());
+  }
+
+  /** As above, reading at most {@code ingressBytes} of request bodies at once (see {@link IngressBudget}). */
+  TetherHandler(TetherStore store, FrameValidator validator, String token, long ingressBytes) {
+    this.ingressBudget = new IngressBudget(ingressBytes);
     this.store = store;
     this.validator = validator;
-    this.token = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -82,6 +90,11 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
+  /** The server's own failures so far (logged or rate-limited), for tests. */
+  long failures() {
+    return failures.total();
+  }
+
   /** Waits in progress (long-polls and streams), for tests and the load report. */
   int waitsInProgress() {
     return waits.size();
@@ -91,7 +104,7 @@ final class TetherHandler extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     try {
       return route(request, response, callback);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
       fail(response, callback, e);
       return true;
     }
@@ -152,20 +165,30 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private void ingress(String instance, Request request, Response response, Callback callback) {
-    BodyReader.read(request, validator.limits().maxFrameBytes()).whenComplete((body, failure) -> {
-      if (failure != null) {
-        Throwable cause = unwrap(failure);
-        if (cause instanceof TetherException e) {
-          // Refused while the client may still be sending: answer, then discard the rest.
-          long cap = 2L * validator.limits().maxFrameBytes();
-          write(response, ErrorBody.status(e.code()), ErrorBody.of(e),
-              Callback.from(() -> BodyDrainer.drain(request, callback, cap), callback::failed));
-        } else {
-          fail(response, callback, cause);
-        }
-        return;
-      }
+    String refused = Encodings.refusal(request.getHeaders());
+    if (refused != null) {
+      int status = refused.startsWith("Content-Encoding") ? 415 : 501;
+      write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
+      return;
+    }
+    int maxFrame = validator.limits().maxFrameBytes();
+    long cost = IngressBudget.cost(request.getLength(), maxFrame);
+    if (!ingressBudget.tryReserve(cost)) {
+      // Reading one more large body could push the heap past its budget: refuse it before its
+      // first byte is held, and discard what the client still sends.
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      write(response, 503, ErrorBody.of(ErrorBody.UNAVAILABLE,
+              "the server is reading too many large requests at once; retry shortly"),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
+      return;
+    }
+    BodyReader.read(request, maxFrame).whenComplete((body, failure) -> {
       try {
+        if (failure != null) {
+          refuseBody(unwrap(failure), request, response, callback, maxFrame);
+          return;
+        }
         validator.validate(body.buffer(), 0, body.length());
         Frame frame = ApiInternals.readShared(body.buffer(), 0, body.length());
         Frame.Builder b = frame.toBuilder();
@@ -173,10 +196,22 @@ final class TetherHandler extends Handler.Abstract {
         SessionKey session = frame.session().orElse(SessionKey.host(SessionKey.DEFAULT_ID));
         long seq = store.append(instance, b.msgId(msgId).session(session).build());
         send(response, callback, 200, FrameJson.accepted(msgId, session.id(), seq));
-      } catch (RuntimeException e) {
+      } catch (Throwable e) { // an Error too: the request is answered, never left hanging
         fail(response, callback, e);
+      } finally {
+        ingressBudget.release(cost);
       }
     });
+  }
+
+  private void refuseBody(Throwable cause, Request request, Response response, Callback callback, int maxFrame) {
+    if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+      // Refused while the client may still be sending: answer, then discard the rest.
+      write(response, ErrorBody.status(e.code()), ErrorBody.of(e),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
+    } else {
+      fail(response, callback, cause); // a body cut short is over already: nothing to drain
+    }
   }
 
   private void poll(String instance, PollParams params, Request request, Response response, Callback callback) {
@@ -191,7 +226,11 @@ final class TetherHandler extends Handler.Abstract {
         fail(response, callback, unwrap(failure));
         return;
       }
-      send(response, callback, 200, FrameJson.pollResult(result));
+      try {
+        send(response, callback, 200, FrameJson.pollResult(result));
+      } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
+        fail(response, callback, t);
+      }
     }, executor);
   }
 
@@ -217,9 +256,18 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
+  /** RFC 9110 section 11.1: the scheme is case-insensitive, the token compared in constant time. */
   private boolean authorized(Request request) {
     String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-    return header != null && MessageDigest.isEqual(token, header.getBytes(StandardCharsets.UTF_8));
+    if (header == null) {
+      return false;
+    }
+    String h = header.strip();
+    int space = h.indexOf(' ');
+    if (space < 0 || !"bearer".equalsIgnoreCase(h.substring(0, space))) {
+      return false;
+    }
+    return MessageDigest.isEqual(token, h.substring(space + 1).strip().getBytes(StandardCharsets.UTF_8));
   }
 
   private static boolean notAllowed(Response response, Callback callback, String allowed) {
@@ -227,14 +275,24 @@ final class TetherHandler extends Handler.Abstract {
     return send(response, callback, 405, ErrorBody.of(ErrorBody.METHOD_NOT_ALLOWED, "use " + allowed + " here"));
   }
 
-  private static void fail(Response response, Callback callback, Throwable failure) {
+  /**
+   * Answers a failed request. Client faults ({@link TetherException}, bad parameters) are answered
+   * and not logged; the server's own failures are logged through {@link FailureLog} (one stack
+   * trace, then rate-limited lines) and answered 503 when memory ran out (retrying later can
+   * succeed), else 500.
+   */
+  private void fail(Response response, Callback callback, Throwable failure) {
     if (failure instanceof TetherException e) {
       send(response, callback, ErrorBody.status(e.code()), ErrorBody.of(e));
     } else if (failure instanceof IllegalArgumentException e) {
       send(response, callback, 400, ErrorBody.of(ErrorBody.INVALID_PARAMETER, e.getMessage()));
+    } else if (failure instanceof OutOfMemoryError) {
+      failures.log("out of memory answering a request", failure);
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      send(response, callback, 503, ErrorBody.of(ErrorBody.UNAVAILABLE, "the server is out of memory; retry later"));
     } else {
-      System.getLogger(TetherHandler.class.getName()).log(System.Logger.Level.WARNING, "request failed", failure);
-      send(response, callback, 500, ErrorBody.of(ErrorBody.INTERNAL, String.valueOf(failure.getMessage())));
+      failures.log("request failed", failure);
+      send(response, callback, 500, ErrorBody.of(ErrorBody.INTERNAL, "the server failed: " + failure));
     }
   }
 

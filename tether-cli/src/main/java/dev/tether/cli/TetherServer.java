@@ -8,7 +8,9 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import org.eclipse.jetty.server.AbstractConnector;
@@ -45,7 +47,8 @@ final class TetherServer implements AutoCloseable {
   private final Address address;
   private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
-  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads) {
+  private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes) {
     this.address = address;
     this.store = store;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -54,6 +57,9 @@ final class TetherServer implements AutoCloseable {
     this.server = new Server(pool);
     HttpConfiguration config = new HttpConfiguration();
     config.setSendServerVersion(false);
+    // Jetty's per-connection header cache matches values case-insensitively by default, which
+    // would let "Bearer S3CRET" pass after "Bearer s3cret" on a kept-alive connection.
+    config.setHeaderCacheCaseSensitive(true);
     HttpConnectionFactory http = new HttpConnectionFactory(config);
     if (address instanceof Address.Unix unix) {
       UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
@@ -73,15 +79,17 @@ final class TetherServer implements AutoCloseable {
     // Long-polls last up to 30 s; the idle timeout must not cut them.
     connector.setIdleTimeout(120_000);
     server.addConnector(connector);
-    this.handler = new TetherHandler(store, validator, token);
+    this.handler = new TetherHandler(store, validator, token, ingressBytes);
     server.setHandler(new GracefulHandler(handler));
+    server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
   }
 
   /**
    * Starts a server. For a Unix socket the parent directory is created (0700) when missing, a
-   * stale socket file left by a dead server is removed, and the socket is made 0600.
+   * stale socket file left by a dead server is removed (any other file at the path is refused,
+   * never deleted), and the socket is made 0600; when that fails the server stops again.
    *
    * @throws IOException when the address is in use or cannot be bound
    */
@@ -92,6 +100,40 @@ final class TetherServer implements AutoCloseable {
   /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes());
+  }
+
+  /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes);
+  }
+
+  /** A quarter of the heap, at least 64 MiB (see {@link MemoryBudget}). */
+  static long defaultIngressBytes() {
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  /** Makes a freshly bound socket file owner-only; a seam so tests can make it fail. */
+  @FunctionalInterface
+  interface SocketPermissions {
+    void restrict(Path socket) throws IOException;
+  }
+
+  static final SocketPermissions OWNER_ONLY =
+      socket -> Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+
+  /**
+   * As above, restricting the socket file with {@code permissions}. When that fails, the server
+   * is stopped again (a socket others might reach is no access control) and the failure thrown.
+   */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      SocketPermissions permissions) throws IOException {
+    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes());
+  }
+
+  private static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token,
+      int maxThreads, SocketPermissions permissions, long ingressBytes) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -100,7 +142,7 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    TetherServer s = new TetherServer(address, store, validator, token, maxThreads);
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes);
     try {
       s.server.start();
     } catch (Exception e) {
@@ -112,7 +154,13 @@ final class TetherServer implements AutoCloseable {
       throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
     }
     if (address instanceof Address.Unix unix) {
-      Files.setPosixFilePermissions(unix.path(), PosixFilePermissions.fromString("rw-------"));
+      try {
+        permissions.restrict(unix.path());
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw new IOException("cannot make the socket " + unix.path() + " owner-only (" + e.getMessage()
+            + "); stopped. Put the socket on a file system with POSIX permissions (--socket PATH)", e);
+      }
     }
     return s;
   }
@@ -169,7 +217,12 @@ final class TetherServer implements AutoCloseable {
         throw new IOException(parent + " exists and is not a directory", e);
       }
     }
-    if (Files.exists(socket)) {
+    if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+        // A regular file, directory or link is someone's data, never a stale socket: keep it.
+        throw new IOException(socket + " exists and is not a socket; refusing to replace it."
+            + " Choose another path with --socket, or remove the file yourself");
+      }
       if (isLive(socket)) {
         throw new IOException("a server is already listening on " + socket);
       }

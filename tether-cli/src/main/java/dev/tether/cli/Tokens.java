@@ -3,14 +3,32 @@ package dev.tether.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.Set;
 
-/** Bearer tokens for the TCP listener, kept in a file only the owner can read. */
+/**
+ * Bearer tokens for the TCP listener, kept in a file only the owner can read.
+ *
+ * <p>A token file is refused with a {@link UsageException} that says how to fix it when it is a
+ * directory, when group or others have any access to it (the token would be no secret), or when
+ * it holds fewer than {@value #MIN_BYTES} bytes (too easy to guess). A generated token is 32
+ * random bytes as 64 hex digits.
+ */
 final class Tokens {
+  /** The shortest token accepted, in bytes (after trimming whitespace). */
+  static final int MIN_BYTES = 32;
+
+  private static final Set<PosixFilePermission> OTHERS = EnumSet.of(
+      PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
+      PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+
   private Tokens() {}
 
   static Path defaultFile() {
@@ -19,7 +37,7 @@ final class Tokens {
 
   /** The token in {@code file}; when the file is missing, a new random one written with mode 0600. */
   static String loadOrCreate(Path file) throws IOException {
-    if (Files.exists(file)) {
+    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.exists(file)) {
       return read(file);
     }
     Path parent = file.toAbsolutePath().getParent();
@@ -37,11 +55,34 @@ final class Tokens {
     return token;
   }
 
-  /** The token in {@code file}, trimmed. */
+  /**
+   * The token in {@code file}, trimmed.
+   *
+   * @throws UsageException when the file is missing, a directory, open to group or others, or too short
+   */
   static String read(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      throw new UsageException("token file " + file + " does not exist; 'tether serve --listen' creates it,"
+          + " or pass the right one with --token-file");
+    }
+    if (Files.isDirectory(file)) {
+      throw new UsageException("token file " + file + " is a directory; pass the token file itself with --token-file");
+    }
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+      if (perms.stream().anyMatch(OTHERS::contains)) {
+        throw new UsageException("token file " + file + " is accessible to other users (mode "
+            + PosixFilePermissions.toString(perms) + "); run: chmod 600 " + file);
+      }
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: nothing to check
+    }
     String token = Files.readString(file, StandardCharsets.UTF_8).trim();
-    if (token.isEmpty()) {
-      throw new IOException("token file " + file + " is empty");
+    int bytes = token.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes < MIN_BYTES) {
+      throw new UsageException("token file " + file + " holds " + (bytes == 0 ? "no token" : "a token of only " + bytes + " bytes")
+          + "; a token needs at least " + MIN_BYTES + ". Delete the file and 'tether serve --listen' writes a new random one"
+          + " (or write 32+ random bytes, e.g. openssl rand -hex 32 > " + file + ")");
     }
     return token;
   }

@@ -22,9 +22,15 @@ final class ChildJvm implements AutoCloseable {
   }
 
   static ChildJvm start(Path logDir, String name, Map<String, String> env, String... args) throws IOException {
+    return startWith(logDir, name, env, List.of("-Xmx256m"), args);
+  }
+
+  /** As {@link #start}, with {@code jvmArgs} (a heap size, say) instead of the default {@code -Xmx256m}. */
+  static ChildJvm startWith(Path logDir, String name, Map<String, String> env, List<String> jvmArgs, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
+    cmd.addAll(jvmArgs);
     cmd.add("-Djava.awt.headless=true");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

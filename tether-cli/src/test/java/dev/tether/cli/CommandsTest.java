@@ -1,6 +1,7 @@
 package dev.tether.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,8 +54,10 @@ class CommandsTest {
     return Main.run(args);
   }
 
+  /** What the command wrote to stderr, without Jazzer's "INFO: Instrumented" lines (the fuzz tests share the JVM). */
   private String stderr() {
-    return err.toString(StandardCharsets.UTF_8);
+    return err.toString(StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("INFO: Instrumented"))
+        .map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
   }
 
   private Path file(String name, byte[] content) throws Exception {
@@ -187,5 +190,108 @@ class CommandsTest {
   void noCommand_isAUsageError() {
     assertEquals(2, run());
     assertTrue(stderr().contains("Missing a command"), stderr());
+  }
+
+  private void assertOneLineUsageError(int status, String... mustContain) {
+    String e = stderr();
+    assertEquals(2, status, e);
+    assertEquals(1, e.strip().lines().count(), "one line, no stack trace: " + e);
+    assertFalse(e.contains("Exception") || e.contains("\tat "), e);
+    for (String s : mustContain) {
+      assertTrue(e.contains(s), "'" + s + "' in: " + e);
+    }
+  }
+
+  private Path token(String name, String content, String mode) throws Exception {
+    Path p = file(name, content.getBytes(StandardCharsets.UTF_8));
+    Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
+    return p;
+  }
+
+  @Test
+  void serve_listenWithoutHost_oneLineExit2() {
+    assertOneLineUsageError(run("serve", "--listen", ":18731", "--token-file", dir.resolve("t").toString()),
+        "tether serve: --listen needs HOST:PORT", "':18731'");
+  }
+
+  @Test
+  void serve_listenPortOutOfRange_oneLineExit2() {
+    assertOneLineUsageError(run("serve", "--listen", "127.0.0.1:99999", "--token-file", dir.resolve("t").toString()),
+        "--listen", "99999");
+  }
+
+  @Test
+  void serve_listenWithAPath_oneLineExit2PointingAtSocket() {
+    assertOneLineUsageError(run("serve", "--listen", dir.resolve("x.sock").toString()), "--socket");
+  }
+
+  @Test
+  void serve_emptyTokenFile_oneLineExit2SayingHowToFix() throws Exception {
+    Path t = token("empty", "", "rw-------");
+    assertOneLineUsageError(run("serve", "--listen", "127.0.0.1:0", "--token-file", t.toString()), "no token", "Delete the file");
+  }
+
+  @Test
+  void serve_directoryAsTokenFile_oneLineExit2() {
+    assertOneLineUsageError(run("serve", "--listen", "127.0.0.1:0", "--token-file", dir.toString()), "is a directory");
+  }
+
+  @Test
+  void serve_tokenFileReadableByGroup_refusedWithChmodHint() throws Exception {
+    Path t = token("shared", "a".repeat(64), "rw-r-----");
+    assertOneLineUsageError(run("serve", "--listen", "127.0.0.1:0", "--token-file", t.toString()), "chmod 600 " + t);
+  }
+
+  @Test
+  void serve_tokenShorterThan32Bytes_refusedWithRegenerateHint() throws Exception {
+    Path t = token("short", "s3cret\n", "rw-------");
+    assertOneLineUsageError(run("serve", "--listen", "127.0.0.1:0", "--token-file", t.toString()), "only 6 bytes", "at least 32");
+  }
+
+  @Test
+  void tokens_exactly32Bytes_ownerOnly_isAccepted() throws Exception {
+    Path t = token("ok", "b".repeat(32) + "\n", "rw-------");
+    assertEquals("b".repeat(32), Tokens.read(t));
+  }
+
+  @Test
+  void mcp_missingTokenFileForTcpHost_oneLineExit2() {
+    assertOneLineUsageError(run("mcp", "--host", "http://127.0.0.1:1", "--token-file", dir.resolve("none").toString()),
+        "tether mcp:", "none");
+  }
+
+  @Test
+  void agent_hostWithBadPort_oneLineExit2() {
+    assertOneLineUsageError(run("agent", "--host", "127.0.0.1:99999"), "99999");
+  }
+
+  @Test
+  void serve_socketPathIsARegularFile_refusedAndTheFileKept() throws Exception {
+    Path f = file("notes.txt", "precious".getBytes(StandardCharsets.UTF_8));
+    assertEquals(1, run("serve", "--socket", f.toString()));
+    assertTrue(stderr().contains("is not a socket"), stderr());
+    assertEquals("precious", Files.readString(f));
+  }
+
+  @Test
+  void version_isTheProjectVersionFromTheBuild() throws Exception {
+    assertEquals(0, run("-V"));
+    String pom = Files.readString(Path.of("pom.xml"));
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<parent>.*?<version>([^<]+)</version>", java.util.regex.Pattern.DOTALL).matcher(pom);
+    assertTrue(m.find());
+    assertEquals("tether " + m.group(1), out.toString(StandardCharsets.UTF_8).strip());
+  }
+
+  @Test
+  void serve_badSizeFlag_exit2NamingTheForms() {
+    assertEquals(2, run("serve", "--store-max-bytes", "10MB"));
+    assertTrue(stderr().contains("'10MB'") && stderr().contains("KiB, MiB or GiB"), stderr());
+    assertFalse(stderr().contains("Exception"), stderr());
+  }
+
+  @Test
+  void serve_zeroInstances_oneLineExit2() {
+    assertOneLineUsageError(run("serve", "--max-instances", "0", "--socket", dir.resolve("s.sock").toString()),
+        "--max-instances must be at least 1");
   }
 }

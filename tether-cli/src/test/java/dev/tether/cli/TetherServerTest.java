@@ -275,7 +275,10 @@ class TetherServerTest {
         () -> TetherServer.start(address, MemoryTetherStore.create(), null, 8));
     assertTrue(e.getMessage().contains("already listening"), e.getMessage());
     Path stale = dir.resolve("stale.sock");
-    Files.writeString(stale, "left behind");
+    try (var dead = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      dead.bind(java.net.UnixDomainSocketAddress.of(stale)); // closed without unlinking: a dead server's socket
+    }
+    assertTrue(Files.exists(stale));
     try (TetherServer other = TetherServer.start(new Address.Unix(stale), MemoryTetherStore.create(), null, 8);
         RawHttp h = new RawHttp(new Address.Unix(stale))) {
       assertEquals(new Address.Unix(stale), other.boundAddress());
@@ -297,6 +300,44 @@ class TetherServerTest {
       try (TetherHttpClient client = new TetherHttpClient(tcp.boundAddress(), "s3cret")) {
         assertEquals(1, client.send("vm", Fixtures.userMessage("default", "over tcp")).get(10, TimeUnit.SECONDS).ingressSeq());
       }
+    }
+  }
+
+  @Test
+  void socketPathHoldingARegularFile_isRefused_andTheFileIsNeverDeleted() throws Exception {
+    Path notes = dir.resolve("notes.txt");
+    Files.writeString(notes, "precious");
+    IOException e = assertThrows(IOException.class,
+        () -> TetherServer.start(new Address.Unix(notes), MemoryTetherStore.create(), null, 8));
+    assertTrue(e.getMessage().contains("is not a socket"), e.getMessage());
+    assertEquals("precious", Files.readString(notes));
+  }
+
+  @Test
+  void socketPermissionsCannotBeSet_serverStopsAndSocketIsGone() throws Exception {
+    Address.Unix other = new Address.Unix(dir.resolve("noperm.sock"));
+    MemoryTetherStore store = MemoryTetherStore.create();
+    IOException e = assertThrows(IOException.class, () -> TetherServer.start(other, store, FrameValidator.standard(), null, 8,
+        p -> {
+          throw new IOException("chmod refused");
+        }));
+    assertTrue(e.getMessage().contains("owner-only") && e.getMessage().contains("chmod refused"), e.getMessage());
+    assertFalse(Files.exists(other.path()), "the socket file is removed");
+    assertThrows(IOException.class, () -> RawSocket.connect(other).close(), "nobody can connect");
+  }
+
+  @Test
+  void tcp_bearerSchemeIsCaseInsensitive() throws Exception {
+    try (TetherServer tcp = TetherServer.start(new Address.Tcp("127.0.0.1", 0), MemoryTetherStore.create(), "s3cret", 8);
+        RawHttp h = new RawHttp(tcp.boundAddress())) {
+      assertEquals(200, h.get("/v1/health", "bearer s3cret").status());
+      assertEquals(200, h.get("/v1/health", "BEARER s3cret").status());
+      assertEquals(200, h.get("/v1/health", "BeArEr  s3cret").status());
+      assertEquals(401, RawSocket.exchange(tcp.boundAddress(),
+          "GET /v1/health HTTP/1.1\r\nHost: x\r\nAuthorization: bearer S3CRET\r\n\r\n").status(), "fresh connection");
+      assertEquals(401, h.get("/v1/health", "bearer S3CRET").status(), "the token itself is case-sensitive");
+      assertEquals(401, h.get("/v1/health", "Basic s3cret").status());
+      assertEquals(401, h.get("/v1/health", "bearers3cret").status());
     }
   }
 

@@ -13,6 +13,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -58,25 +62,46 @@ public final class DurableTetherStore implements TetherStore {
     NORMAL
   }
 
+  private static final System.Logger LOG = System.getLogger(DurableTetherStore.class.getName());
+
   private final MemoryTetherStore memory;
   private final SqliteJournal journal;
   private final Retention retention;
+  private final Executor executor;
+  private final long maxTotalBytes;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition work = lock.newCondition();
   private List<Op> queue = new ArrayList<>();
   private final Map<String, long[]> nextSeq = new HashMap<>(); // guarded by lock
   private final Map<String, RetentionLedger> ledgers = new HashMap<>(); // writer thread only
+  private long ledgerBytes; // writer thread only: the payload bytes all ledgers hold
+  private volatile long committedBytes; // ledgerBytes as of the last commit, for monitoring
   private final Thread writer;
   private boolean closing;
-  private IOException failure;
+  private Throwable failure; // guarded by lock; set once, the store is then fail-stop
 
-  /** An append or a removal waiting for the writer. */
-  private record Op(String instance, Frame stored, CompletableFuture<Long> done) {}
+  /** An append or a removal ({@code stored} null) waiting for the writer. */
+  private static final class Op {
+    final String instance;
+    final Frame stored;
+    final CompletableFuture<Long> done;
+    TetherException refused; // writer thread only: the budget refused this append
 
-  private DurableTetherStore(SqliteJournal journal, Retention retention) {
+    Op(String instance, Frame stored, CompletableFuture<Long> done) {
+      this.instance = instance;
+      this.stored = stored;
+      this.done = done;
+    }
+  }
+
+  private DurableTetherStore(SqliteJournal journal, StoreSettings settings) {
     this.journal = journal;
-    this.retention = retention;
-    this.memory = MemoryTetherStore.create(retention);
+    this.retention = settings.retention();
+    this.executor = settings.executor();
+    this.maxTotalBytes = settings.maxTotalBytes();
+    // The writer enforces the byte budget on the ledgers (so journal and rings agree); the rings
+    // only mirror its decisions.
+    this.memory = MemoryTetherStore.create(settings.withMaxTotalBytes(Long.MAX_VALUE), null);
     this.writer = new Thread(this::writeLoop, "tether-journal-writer");
     writer.setDaemon(true);
   }
@@ -97,14 +122,16 @@ public final class DurableTetherStore implements TetherStore {
 
   private void restore() throws IOException {
     for (SqliteJournal.Restored r : journal.restore(retention)) {
-      Instance i = memory.instance(r.instance());
-      i.restore(r.frames(), r.highSeq());
+      Instance i = memory.instance(r.instance(), false);
+      i.restore(r.frames(), r.highSeq(), r.evictedSeq(), r.sessionEvicted());
       nextSeq.put(r.instance(), new long[] {r.highSeq()});
       RetentionLedger ledger = ledger(r.instance());
       for (Frame f : r.frames()) {
-        ledger.add(f.seq(), f.payload().size());
+        ledger.add(f.seq(), f.payload().size(), f.session().orElse(null));
       }
+      ledgerBytes += ledger.bytes();
     }
+    committedBytes = ledgerBytes;
   }
 
   private RetentionLedger ledger(String instance) {
@@ -115,19 +142,40 @@ public final class DurableTetherStore implements TetherStore {
     return retention;
   }
 
+  /**
+   * See {@link TetherStore#append}. A frame the byte budget cannot take fails with a
+   * {@link TetherException} coded {@link ErrorCode#STORE_FULL}; its seq is used up, never
+   * reused.
+   *
+   * @throws IllegalStateException when the store is closed, or failed earlier (then the message
+   *     names the original failure and every later append fails the same way)
+   */
   @Override
   public long append(String instance, Frame frame) {
     TetherStore.requireInstance(instance);
     Objects.requireNonNull(frame, "frame");
+    // Only this thread waits on the future, so the writer may complete it directly.
     return await(enqueue(instance, frame));
   }
 
-  /** See {@link TetherStore#appendAsync}; completes on the journal's writer thread. */
+  /**
+   * See {@link TetherStore#appendAsync}. The future completes on the store's executor, never on
+   * the journal's writer thread, so code attached to it may append and block.
+   */
   @Override
   public CompletableFuture<Long> appendAsync(String instance, Frame frame) {
     TetherStore.requireInstance(instance);
     Objects.requireNonNull(frame, "frame");
-    return enqueue(instance, frame);
+    CompletableFuture<Long> done = enqueue(instance, frame);
+    CompletableFuture<Long> out = new CompletableFuture<>();
+    done.whenComplete((seq, e) -> Handoff.run(executor, () -> {
+      if (e != null) {
+        out.completeExceptionally(e);
+      } else {
+        out.complete(seq);
+      }
+    }));
+    return out;
   }
 
   private CompletableFuture<Long> enqueue(String instance, Frame frame) {
@@ -137,6 +185,9 @@ public final class DurableTetherStore implements TetherStore {
       checkWritable();
       Frame stored = null;
       if (frame != null) {
+        if (!nextSeq.containsKey(instance) && !memory.canCreate(instance)) {
+          memory.instance(instance); // throws TOO_MANY_INSTANCES, or creates it in a race
+        }
         long[] counter = nextSeq.computeIfAbsent(instance, n -> new long[1]);
         stored = frame.withSeq(++counter[0]);
       }
@@ -153,7 +204,8 @@ public final class DurableTetherStore implements TetherStore {
       throw new IllegalStateException("the store is closed");
     }
     if (failure != null) {
-      throw new UncheckedIOException("the journal failed earlier; reopen the store", failure);
+      throw new IllegalStateException("the journal failed earlier (" + failure
+          + "); nothing more is written: fix the cause and reopen the store", failure);
     }
   }
 
@@ -200,51 +252,122 @@ public final class DurableTetherStore implements TetherStore {
     }
   }
 
+  /** Budget evictions of one batch: instance -> highest seq evicted for the budget. */
+  private final Map<String, Long> budgetEvicted = new HashMap<>(); // writer thread only
+
   private void commitAndPublish(List<Op> batch) {
+    budgetEvicted.clear();
     try {
       writeBatch(batch);
-    } catch (SQLException | RuntimeException e) {
-      journal.rollback();
-      IOException io = new IOException("journal commit failed: " + e.getMessage(), e);
-      lock.lock();
-      try {
-        failure = io; // fail-stop: the ledgers no longer match the file
-      } finally {
-        lock.unlock();
-      }
-      for (Op op : batch) {
-        op.done().completeExceptionally(new UncheckedIOException(io));
-      }
+    } catch (SQLException | RuntimeException | Error e) {
+      failStop(batch, e);
       return;
     }
-    // Committed: publish in seq order, then acknowledge.
-    List<Frame> run = new ArrayList<>();
-    String runInstance = null;
-    for (Op op : batch) {
-      if (op.stored() == null) {
-        publish(runInstance, run);
-        memory.remove(op.instance());
-        continue;
+    committedBytes = ledgerBytes;
+    try {
+      // Committed: publish in seq order, then acknowledge.
+      for (Map.Entry<String, Long> e : budgetEvicted.entrySet()) {
+        Instance i = memory.existing(e.getKey());
+        if (i != null) {
+          i.evictThrough(e.getValue());
+        }
       }
-      if (!op.instance().equals(runInstance)) {
-        publish(runInstance, run);
-        runInstance = op.instance();
+      List<Frame> run = new ArrayList<>();
+      String runInstance = null;
+      for (Op op : batch) {
+        if (op.stored == null) {
+          publish(runInstance, run);
+          memory.remove(op.instance);
+          continue;
+        }
+        if (op.refused != null) {
+          continue;
+        }
+        if (!op.instance.equals(runInstance)) {
+          publish(runInstance, run);
+          runInstance = op.instance;
+        }
+        run.add(op.stored);
       }
-      run.add(op.stored());
+      publish(runInstance, run);
+    } catch (RuntimeException | Error e) {
+      // Committed but not all visible: the rings no longer match the file.
+      failStop(batch, e);
+      return;
     }
-    publish(runInstance, run);
     for (Op op : batch) {
-      op.done().complete(op.stored() == null ? 0L : op.stored().seq());
+      if (op.refused != null) {
+        op.done.completeExceptionally(op.refused);
+      } else {
+        op.done.complete(op.stored == null ? 0L : op.stored.seq());
+      }
     }
+  }
+
+  /**
+   * Makes the store fail-stop after {@code e}: rolls back, logs once, fails this batch and
+   * everything queued behind it (none of it is committed, so nothing commits out of order), and
+   * rebuilds the ledgers from the rings, which hold exactly the committed frames.
+   */
+  private void failStop(List<Op> batch, Throwable e) {
+    journal.rollback();
+    List<Op> queued;
+    lock.lock();
+    try {
+      failure = e;
+      queued = queue;
+      queue = new ArrayList<>();
+    } finally {
+      lock.unlock();
+    }
+    LOG.log(System.Logger.Level.ERROR, "the journal commit failed; the store accepts no more "
+        + "appends until it is reopened", e);
+    rebuildLedgers();
+    IOException io = new IOException("journal commit failed: " + e, e);
+    for (List<Op> ops : List.of(batch, queued)) {
+      for (Op op : ops) {
+        op.done.completeExceptionally(e instanceof Error
+            ? new IllegalStateException("the journal writer failed: " + e, e)
+            : new UncheckedIOException(io));
+      }
+    }
+  }
+
+  private void rebuildLedgers() {
+    try {
+      ledgerBytes = 0;
+      for (Map.Entry<String, RetentionLedger> e : ledgers.entrySet()) {
+        RetentionLedger l = e.getValue();
+        l.clear();
+        for (Frame f : memory.retained(e.getKey())) {
+          l.add(f.seq(), f.payload().size(), f.session().orElse(null));
+        }
+        l.drainSessionMarks();
+        ledgerBytes += l.bytes();
+      }
+    } catch (RuntimeException | Error e) {
+      ledgers.clear(); // nothing is written any more; only the bookkeeping is lost
+    }
+  }
+
+  /** The retention ledger's frame count for {@code instance}; for tests. */
+  int ledgerSize(String instance) {
+    RetentionLedger l = ledgers.get(instance);
+    return l == null ? 0 : l.size();
+  }
+
+  /** The commit hook of the journal; for fault-injection tests. */
+  void beforeCommit(SqliteJournal.CommitHook hook) {
+    journal.beforeCommit = hook;
   }
 
   private void publish(String instance, List<Frame> run) {
     if (run.isEmpty()) {
       return;
     }
-    // Only this thread removes instances of a durable store, so the instance stays.
-    if (!memory.instance(instance).publish(run)) {
-      throw new IllegalStateException("instance " + instance + " vanished during publish");
+    // An instance that held nothing may be freed concurrently; publishing recreates it.
+    while (!memory.instance(instance, false).publish(run)) {
+      Thread.onSpinWait();
     }
     run.clear();
   }
@@ -252,22 +375,32 @@ public final class DurableTetherStore implements TetherStore {
   private void writeBatch(List<Op> batch) throws SQLException {
     Map<String, long[]> touched = new HashMap<>(); // instance -> {maxSeq, maxEvicted}
     for (Op op : batch) {
-      String name = op.instance();
-      if (op.stored() == null) {
+      String name = op.instance;
+      if (op.stored == null) {
         journal.deleteInstance(name);
-        ledger(name).clear();
+        journal.clearEvictedMarks(name);
+        RetentionLedger l = ledger(name);
+        ledgerBytes -= l.bytes();
+        l.clear();
+        budgetEvicted.remove(name);
         long[] t = touched.get(name);
         if (t != null) {
           t[1] = 0; // everything is gone already
         }
         continue;
       }
-      Frame f = op.stored();
+      Frame f = op.stored;
       long[] t = touched.computeIfAbsent(name, n -> new long[2]);
       t[0] = f.seq();
       RetentionLedger ledger = ledger(name);
       if (ledger.retains(f.type())) {
-        long evicted = ledger.add(f.seq(), f.payload().size());
+        long size = f.payload().size();
+        if (!makeRoom(op, size, touched)) {
+          continue;
+        }
+        long before = ledger.bytes();
+        long evicted = ledger.add(f.seq(), size, f.session().orElse(null));
+        ledgerBytes += ledger.bytes() - before;
         if (evicted >= f.seq()) {
           throw new IllegalStateException("the newest frame must never be evicted");
         }
@@ -278,12 +411,74 @@ public final class DurableTetherStore implements TetherStore {
       }
     }
     for (Map.Entry<String, long[]> e : touched.entrySet()) {
-      if (e.getValue()[1] > 0) {
-        journal.evictThrough(e.getKey(), e.getValue()[1]);
+      String name = e.getKey();
+      long[] t = e.getValue();
+      journal.highWater(name, t[0]);
+      if (t[1] > 0) {
+        journal.evictThrough(name, t[1]);
       }
-      journal.highWater(e.getKey(), e.getValue()[0]);
+      RetentionLedger l = ledgers.get(name);
+      Map<SessionKey, Long> marks = l == null ? Map.of() : l.drainSessionMarks();
+      if (t[1] > 0 || !marks.isEmpty()) {
+        journal.evictedMarks(name, t[1], marks);
+      }
     }
     journal.commit();
+  }
+
+  /**
+   * Frees room for {@code size} bytes under the store-wide budget by evicting the oldest frame
+   * of the instance holding the most bytes (never an instance's last frame), as
+   * {@link MemoryTetherStore} does. Marks {@code op} refused and returns false when it cannot.
+   */
+  private boolean makeRoom(Op op, long size, Map<String, long[]> touched) {
+    if (maxTotalBytes == Long.MAX_VALUE) {
+      return true;
+    }
+    while (ledgerBytes + size > maxTotalBytes) {
+      String victim = null;
+      long most = -1;
+      for (Map.Entry<String, RetentionLedger> e : ledgers.entrySet()) {
+        RetentionLedger l = e.getValue();
+        if (l.size() > 1 && l.bytes() > most) {
+          most = l.bytes();
+          victim = e.getKey();
+        }
+      }
+      if (victim == null || size > maxTotalBytes) {
+        op.refused = TetherException.of(ErrorCode.STORE_FULL, "the store's budget of " + maxTotalBytes
+            + " bytes is used up by the newest frames of its instances; cannot store " + size
+            + " more bytes for instance " + op.instance + "; retry later or remove instances");
+        return false;
+      }
+      RetentionLedger l = ledgers.get(victim);
+      long before = l.bytes();
+      long seq = l.evictOneForBudget();
+      ledgerBytes -= before - l.bytes();
+      budgetEvicted.merge(victim, seq, Math::max);
+      long[] t = touched.computeIfAbsent(victim, n -> new long[2]);
+      t[1] = Math.max(t[1], seq);
+      if (t[0] == 0) {
+        t[0] = nextSeqSnapshot(victim);
+      }
+    }
+    return true;
+  }
+
+  /** The victim's high-water mark for the journal row (at least its newest retained seq). */
+  private long nextSeqSnapshot(String instance) {
+    lock.lock();
+    try {
+      long[] c = nextSeq.get(instance);
+      return c == null ? 0 : c[0];
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Payload bytes retained across all instances as of the last commit. */
+  public long totalBytes() {
+    return committedBytes;
   }
 
   @Override
@@ -363,6 +558,7 @@ public final class DurableTetherStore implements TetherStore {
     private final Path file;
     private Retention retention = Retention.defaults();
     private Sync sync = Sync.FULL;
+    private final MemoryTetherStore.Builder memory = MemoryTetherStore.builder();
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -370,6 +566,28 @@ public final class DurableTetherStore implements TetherStore {
 
     public Builder retention(Retention retention) {
       this.retention = Objects.requireNonNull(retention, "retention");
+      memory.retention(retention);
+      return this;
+    }
+
+    /** See {@link MemoryTetherStore.Builder#executor}; also completes {@link #appendAsync} futures. */
+    public Builder executor(java.util.concurrent.Executor executor) {
+      memory.executor(executor);
+      return this;
+    }
+
+    /**
+     * See {@link MemoryTetherStore.Builder#maxTotalBytes}; the journal keeps the same frames, so
+     * the budget bounds the file's frame rows too.
+     */
+    public Builder maxTotalBytes(long maxTotalBytes) {
+      memory.maxTotalBytes(maxTotalBytes);
+      return this;
+    }
+
+    /** See {@link MemoryTetherStore.Builder#maxInstances}. */
+    public Builder maxInstances(int maxInstances) {
+      memory.maxInstances(maxInstances);
       return this;
     }
 
@@ -386,7 +604,7 @@ public final class DurableTetherStore implements TetherStore {
      */
     public DurableTetherStore open() throws IOException {
       SqliteJournal journal = SqliteJournal.open(file, sync);
-      DurableTetherStore store = new DurableTetherStore(journal, retention);
+      DurableTetherStore store = new DurableTetherStore(journal, memory.settings());
       try {
         store.restore();
       } catch (IOException | RuntimeException e) {

@@ -105,6 +105,46 @@ final class FrameRing {
     }
   }
 
+  /** Evicts the oldest retained frame (a store-wide budget eviction); the caller checks size. */
+  void evictOldestOne() {
+    evictOldest();
+  }
+
+  /** Evicts retained frames whose seq is at most {@code seq}. */
+  void evictThrough(long seq) {
+    while (size() > 0 && seqAt(firstOrd) <= seq) {
+      evictOldest();
+    }
+  }
+
+  /** The instance-wide eviction high-water mark: every seq at or below it is gone. */
+  long maxEvictedSeq() {
+    return maxEvictedSeq;
+  }
+
+  /** Each session's eviction high-water mark (sessions that lost frames only); a copy. */
+  Map<SessionKey, Long> sessionEvictedSeqs() {
+    Map<SessionKey, Long> out = new HashMap<>();
+    for (Map.Entry<SessionKey, Session> e : sessions.entrySet()) {
+      if (e.getKey() != null && e.getValue().maxEvictedSeq > 0) {
+        out.put(e.getKey(), e.getValue().maxEvictedSeq);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Restores eviction high-water marks saved before a restart, so a cursor into history evicted
+   * before it still reports a gap. Call before adding the restored frames.
+   */
+  void restoreEvicted(long evictedSeq, Map<SessionKey, Long> sessionEvicted) {
+    maxEvictedSeq = Math.max(maxEvictedSeq, evictedSeq);
+    for (Map.Entry<SessionKey, Long> e : sessionEvicted.entrySet()) {
+      Session s = sessions.computeIfAbsent(e.getKey(), k -> new Session());
+      s.maxEvictedSeq = Math.max(s.maxEvictedSeq, e.getValue());
+    }
+  }
+
   private void evictOldest() {
     int slot = (int) (firstOrd & (frames.length - 1));
     Frame f = frames[slot];

@@ -16,8 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Concurrency: one {@link ReentrantLock} guards the ring, the waiter index and the subscriber
  * array. Appends, queries and wait registration hold it for O(1) or O(result) work and never run
- * caller code under it: futures are completed after the lock is released, in seq order per
- * append. A waiter registers only after a query under the same lock found nothing, so no append
+ * caller code under it: after the lock is released, the completions of caller-visible futures are
+ * handed to the store's executor (see {@link Handoff}), in seq order per append. Only futures the
+ * store keeps to itself (the blocking {@code awaitFrames}) complete inline. Removal only marks
+ * the instance and collects what must end; the caller ends it outside any map compute. A waiter registers only after a query under the same lock found nothing, so no append
  * can slip between the check and the registration (no lost wake-up).
  *
  * <p>Waiters are indexed by session key: an append looks at the waiters of its own session and at
@@ -33,6 +35,9 @@ final class Instance {
   private final ReentrantLock lock = new ReentrantLock();
   private final FrameRing ring;
   private final Timeouts timer;
+  private final java.util.concurrent.Executor executor;
+  private final StoreBudget budget;
+  private final java.util.function.Consumer<Instance> onIdle;
   private final Map<SessionKey, Waiter.WaiterList> bySession = new HashMap<>();
   private final Waiter.WaiterList unkeyed = new Waiter.WaiterList(null);
   private int waiters;
@@ -40,16 +45,80 @@ final class Instance {
   private boolean removed;
 
   Instance(String name, Retention retention, Timeouts timer, long seqFloor) {
+    this(name, retention, timer, seqFloor, Runnable::run, StoreBudget.NONE, i -> { });
+  }
+
+  /**
+   * @param executor completes caller-visible futures
+   * @param budget the store-wide byte account this ring's bytes count against
+   * @param onIdle told (outside the lock) when the instance holds no frame, waiter or subscriber
+   */
+  Instance(String name, Retention retention, Timeouts timer, long seqFloor,
+      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<Instance> onIdle) {
     this.name = name;
     this.ring = new FrameRing(retention);
     this.timer = timer;
+    this.executor = executor;
+    this.budget = budget;
+    this.onIdle = onIdle;
     ring.advanceSeq(seqFloor);
+  }
+
+  private boolean idleLocked() {
+    return !removed && ring.size() == 0 && waiters == 0 && subscribers.length == 0;
+  }
+
+  /** Marks the instance removed if it is idle (the store then forgets it); under no map lock rules. */
+  boolean freeIfIdle() {
+    lock.lock();
+    try {
+      if (!idleLocked()) {
+        return false;
+      }
+      removed = true;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Evicts the oldest retained frame to make room in the store's budget, unless it is the only
+   * one. Returns the bytes freed, or -1 when nothing could be evicted.
+   */
+  long evictForBudget() {
+    lock.lock();
+    try {
+      if (removed || ring.size() <= 1) {
+        return -1;
+      }
+      long before = ring.bytes();
+      ring.evictOldestOne();
+      long freed = before - ring.bytes();
+      budget.add(-freed);
+      return freed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Evicts retained frames up to {@code seq} (a durable store's budget evictions). */
+  void evictThrough(long seq) {
+    lock.lock();
+    try {
+      long before = ring.bytes();
+      ring.evictThrough(seq);
+      budget.add(ring.bytes() - before);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Stores {@code frame} with the next seq; returns it, or -1 when the instance was removed. */
   long append(Frame frame) {
     List<Runnable> after;
     long seq;
+    boolean idle;
     lock.lock();
     try {
       if (removed) {
@@ -57,10 +126,14 @@ final class Instance {
       }
       seq = ring.lastSeq() + 1;
       after = publishLocked(frame.withSeq(seq), null);
+      idle = idleLocked();
     } finally {
       lock.unlock();
     }
     runAll(after);
+    if (idle) {
+      onIdle.accept(this);
+    }
     return seq;
   }
 
@@ -86,12 +159,15 @@ final class Instance {
   }
 
   /** Loads restored frames without waking anyone, then raises the seq to {@code highSeq}. */
-  void restore(List<Frame> stored, long highSeq) {
+  void restore(List<Frame> stored, long highSeq, long evictedSeq, Map<SessionKey, Long> sessionEvicted) {
     lock.lock();
     try {
+      ring.restoreEvicted(evictedSeq, sessionEvicted);
+      long before = ring.bytes();
       for (Frame f : stored) {
         ring.add(f);
       }
+      budget.add(ring.bytes() - before);
       ring.advanceSeq(highSeq);
     } finally {
       lock.unlock();
@@ -99,7 +175,9 @@ final class Instance {
   }
 
   private List<Runnable> publishLocked(Frame stored, List<Runnable> after) {
+    long before = ring.bytes();
     ring.add(stored);
+    budget.add(ring.bytes() - before);
     if (waiters > 0) {
       SessionKey key = stored.session().orElse(null);
       if (key != null) {
@@ -132,10 +210,16 @@ final class Instance {
         waiters--;
         QueryResult r = new QueryResult(List.of(stored), stored.seq(), false, false, 0);
         Waiter woken = w;
-        after = add(after, () -> {
-          woken.cancelTimeout.run();
-          woken.future.complete(r);
-        });
+        after = add(after, woken.internal
+            ? () -> {
+              woken.cancelTimeout.run();
+              woken.future.complete(r);
+            }
+            : () -> {
+              woken.cancelTimeout.run();
+              // Caller code may be attached to this future: hand it to the executor.
+              Handoff.run(executor, () -> woken.future.complete(r));
+            });
       }
       w = next;
     }
@@ -148,6 +232,7 @@ final class Instance {
     return l;
   }
 
+  /** Runs the collected completions; each either completes inline or hands over to the executor. */
   private static void runAll(List<Runnable> after) {
     if (after != null) {
       for (Runnable r : after) {
@@ -184,6 +269,15 @@ final class Instance {
     }
   }
 
+  int retainedFrames() {
+    lock.lock();
+    try {
+      return ring.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   long retainedBytes() {
     lock.lock();
     try {
@@ -193,9 +287,14 @@ final class Instance {
     }
   }
 
-  /** See {@link TetherStore#waitForFrames}. Null when the instance was removed. */
-  CompletableFuture<QueryResult> waitForFrames(FrameQuery q, long timeoutNanos) {
+  /**
+   * See {@link TetherStore#waitForFrames}. Null when the instance was removed. An {@code internal}
+   * wait's future is never shown to a caller (only blocked on), so it completes inline.
+   */
+  CompletableFuture<QueryResult> waitForFrames(FrameQuery q, long timeoutNanos, boolean internal) {
     Waiter w;
+    boolean idle = false;
+    CompletableFuture<QueryResult> now = null;
     lock.lock();
     try {
       if (removed) {
@@ -203,16 +302,25 @@ final class Instance {
       }
       QueryResult r = ring.query(q);
       if (!r.frames().isEmpty() || r.gap() || timeoutNanos <= 0 || q.backward()) {
-        return CompletableFuture.completedFuture(r);
+        now = CompletableFuture.completedFuture(r);
+        idle = idleLocked();
       }
-      w = new Waiter(q);
+      w = now != null ? null : new Waiter(q, internal);
+      if (w != null) {
       SessionKey key = q.sessionKey();
       Waiter.WaiterList list = key == null ? unkeyed : bySession.computeIfAbsent(key, Waiter.WaiterList::new);
       list.add(w);
       waiters++;
       w.cancelTimeout = timer.schedule(() -> expire(w), timeoutNanos);
+      }
     } finally {
       lock.unlock();
+    }
+    if (now != null) {
+      if (idle) {
+        onIdle.accept(this);
+      }
+      return now;
     }
     w.future.whenComplete((r, e) -> {
       if (w.future.isCancelled()) {
@@ -224,6 +332,7 @@ final class Instance {
 
   private void expire(Waiter w) {
     QueryResult r;
+    boolean idle;
     lock.lock();
     try {
       if (!w.linked()) {
@@ -232,22 +341,36 @@ final class Instance {
       unlinkLocked(w);
       // This waiter saw every frame appended since it registered; none matched.
       r = QueryResult.timeout(Math.max(w.query.afterSeq(), ring.lastSeq()));
+      idle = idleLocked();
     } finally {
       lock.unlock();
     }
-    w.future.complete(r);
+    // Runs on the timer thread: hand caller code over.
+    if (w.internal) {
+      w.future.complete(r);
+    } else {
+      Handoff.run(executor, () -> w.future.complete(r));
+    }
+    if (idle) {
+      onIdle.accept(this);
+    }
   }
 
   private void cancel(Waiter w) {
+    boolean idle = false;
     lock.lock();
     try {
       if (w.linked()) {
         unlinkLocked(w);
+        idle = idleLocked();
       }
     } finally {
       lock.unlock();
     }
     w.cancelTimeout.run();
+    if (idle) {
+      onIdle.accept(this);
+    }
   }
 
   private void unlinkLocked(Waiter w) {
@@ -271,7 +394,7 @@ final class Instance {
 
   /** A new subscription, or null when the instance was removed. */
   Subscription subscribe(int bufferFrames) {
-    Subscription s = new Subscription(bufferFrames, this::unsubscribe);
+    Subscription s = new Subscription(bufferFrames, this::unsubscribe, executor);
     lock.lock();
     try {
       if (removed) {
@@ -287,30 +410,46 @@ final class Instance {
   }
 
   private void unsubscribe(Subscription s) {
+    boolean idle;
     lock.lock();
     try {
       List<Subscription> keep = new ArrayList<>(Arrays.asList(subscribers));
       keep.remove(s);
       subscribers = keep.toArray(NO_SUBSCRIBERS);
+      idle = idleLocked();
+    } finally {
+      lock.unlock();
+    }
+    if (idle) {
+      onIdle.accept(this);
+    }
+  }
+
+  /**
+   * Marks the instance removed and frees its frames; returns its seq high-water mark. Safe inside
+   * a map compute: its waits and subscriptions are ended only by {@link #endRemoved}, which the
+   * caller runs afterwards, outside the compute.
+   */
+  long markRemoved() {
+    lock.lock();
+    try {
+      if (!removed) {
+        removed = true;
+        budget.add(-ring.bytes());
+        ring.clear();
+      }
+      return ring.lastSeq();
     } finally {
       lock.unlock();
     }
   }
 
-  /**
-   * Marks the instance removed, frees its frames, ends its waits and subscriptions, and returns
-   * its seq high-water mark.
-   */
-  long remove(String reason) {
+  /** Ends the waits and subscriptions of a removed instance (their futures via the executor). */
+  void endRemoved(String reason) {
     List<Waiter> ended = new ArrayList<>();
     Subscription[] subs;
-    long last;
     lock.lock();
     try {
-      if (removed) {
-        return ring.lastSeq();
-      }
-      removed = true;
       for (Waiter.WaiterList l : bySession.values()) {
         collect(l, ended);
       }
@@ -319,18 +458,27 @@ final class Instance {
       waiters = 0;
       subs = subscribers;
       subscribers = NO_SUBSCRIBERS;
-      ring.clear();
-      last = ring.lastSeq();
     } finally {
       lock.unlock();
     }
     for (Waiter w : ended) {
       w.cancelTimeout.run();
-      w.future.completeExceptionally(new CancellationException("instance " + name + " " + reason));
+      CancellationException e = new CancellationException("instance " + name + " " + reason);
+      if (w.internal) {
+        w.future.completeExceptionally(e);
+      } else {
+        Handoff.run(executor, () -> w.future.completeExceptionally(e));
+      }
     }
     for (Subscription s : subs) {
       s.end("instance " + name + " " + reason);
     }
+  }
+
+  /** Removes the instance at once (not inside a map compute); returns its seq high-water mark. */
+  long remove(String reason) {
+    long last = markRemoved();
+    endRemoved(reason);
     return last;
   }
 

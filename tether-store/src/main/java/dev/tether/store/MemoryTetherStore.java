@@ -7,53 +7,111 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.TetherException;
 
 /**
  * The in-memory {@link TetherStore}: one budgeted ring per instance, with per-session indexes,
  * waiters indexed by session and bounded subscriptions (see {@link Instance} and
  * {@link FrameRing} for the design).
  *
- * <p>Instances are created on first use. Removing one remembers only its seq high-water mark, so a
- * later history of the same name continues its seqs. One daemon timer thread per store runs wait
- * timeouts. Thread-safe.
+ * <p>Instances are created on first use, up to {@link Builder#maxInstances}. Removing one, or
+ * freeing one that holds no frame, wait or subscription, remembers only its seq high-water mark,
+ * so a later history of the same name continues its seqs. One daemon timer thread per store runs
+ * wait timeouts; futures handed to callers complete on the {@link Builder#executor executor}.
+ *
+ * <p><b>Budget.</b> With {@link Builder#maxTotalBytes} set, an append first reserves its payload
+ * bytes in the store-wide account; while they do not fit it evicts the oldest frame of the
+ * instance that holds the most bytes (its own included), never the last frame an instance holds.
+ * When nothing more can be evicted the append is refused with {@link ErrorCode#STORE_FULL} and
+ * nothing is stored. Thread-safe.
  */
 public final class MemoryTetherStore implements TetherStore {
+  private final StoreSettings settings;
   private final Retention retention;
+  private final Executor executor;
+  private final StoreBudget budget;
+  private final int maxInstances;
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
   private final LazyTimer timer;
   private final Timeouts timeouts;
   private volatile boolean closed;
 
-  private MemoryTetherStore(Retention retention, Timeouts timeouts) {
-    this.retention = retention;
+  private MemoryTetherStore(StoreSettings settings, Timeouts timeouts) {
+    this.settings = settings;
+    this.retention = settings.retention();
+    this.executor = settings.executor();
+    this.budget = settings.hasBudget() ? new StoreBudget(settings.maxTotalBytes()) : StoreBudget.NONE;
+    this.maxInstances = settings.maxInstances();
     this.timer = timeouts == null ? new LazyTimer("tether-store-timer") : null;
     this.timeouts = timeouts == null ? timer : timeouts;
   }
 
-  /** A store with the default {@link Retention}. */
+  /** A store with the default settings; the same as {@code builder().build()}. */
   public static MemoryTetherStore create() {
-    return new MemoryTetherStore(Retention.defaults(), null);
+    return builder().build();
   }
 
-  /** A store keeping {@code retention}. */
+  /** A store keeping {@code retention}; the same as {@code builder().retention(retention).build()}. */
   public static MemoryTetherStore create(Retention retention) {
-    return new MemoryTetherStore(Objects.requireNonNull(retention, "retention"), null);
+    return builder().retention(retention).build();
   }
 
-  /** A store whose wait timeouts run on {@code timeouts}; for tests. */
-  static MemoryTetherStore create(Retention retention, Timeouts timeouts) {
-    return new MemoryTetherStore(retention, Objects.requireNonNull(timeouts, "timeouts"));
+  /** A store whose wait timeouts run on {@code timeouts} (null: its own timer thread). */
+  static MemoryTetherStore create(StoreSettings settings, Timeouts timeouts) {
+    return new MemoryTetherStore(settings, timeouts);
+  }
+
+  /** Configures a {@link MemoryTetherStore}; each setter fails fast on a bad value. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   public Retention retention() {
     return retention;
   }
 
+  /** The instance, created if needed. */
   Instance instance(String name) {
+    return instance(name, true);
+  }
+
+  /**
+   * The instance, created if needed; {@code capped} false lets a durable store publish frames it
+   * has already committed (it checked the cap when it accepted them).
+   */
+  Instance instance(String name, boolean capped) {
     checkOpen();
-    return instances.computeIfAbsent(TetherStore.requireInstance(name),
-        n -> new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L)));
+    TetherStore.requireInstance(name);
+    Instance i = instances.get(name);
+    if (i != null) {
+      return i;
+    }
+    return instances.computeIfAbsent(name, n -> {
+      if (capped && instances.size() >= maxInstances) {
+        throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "the store already holds "
+            + maxInstances + " instances; remove one before using instance " + n);
+      }
+      return new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L), executor, budget,
+          this::freeIfIdle);
+    });
+  }
+
+  /** Whether one more instance may be created now; for a durable store's admission check. */
+  boolean canCreate(String name) {
+    return instances.containsKey(name) || instances.size() < maxInstances;
+  }
+
+  private void freeIfIdle(Instance i) {
+    instances.computeIfPresent(i.name, (n, cur) -> {
+      if (cur != i || !i.freeIfIdle()) {
+        return cur;
+      }
+      removedSeqs.merge(n, i.lastSeq(), Math::max);
+      return null;
+    });
   }
 
   private void checkOpen() {
@@ -67,15 +125,72 @@ public final class MemoryTetherStore implements TetherStore {
     return instances.get(name);
   }
 
+  /** Instances held now; for monitoring and tests. */
+  public int instanceCount() {
+    return instances.size();
+  }
+
+  /** Payload bytes retained across all instances; 0 unless a byte budget is set. */
+  public long totalBytes() {
+    return budget.used();
+  }
+
   @Override
   public long append(String instance, Frame frame) {
     Objects.requireNonNull(frame, "frame");
-    while (true) {
-      long seq = instance(instance).append(frame);
-      if (seq > 0) {
-        return seq;
+    TetherStore.requireInstance(instance);
+    long size = frame.payload().size();
+    reserve(instance, size);
+    try {
+      while (true) {
+        long seq = instance(instance).append(frame);
+        if (seq > 0) {
+          return seq;
+        }
+        // Removed or freed concurrently: append to the instance's next history.
       }
-      // Removed concurrently: append to the instance's next history.
+    } finally {
+      budget.add(-size);
+    }
+  }
+
+  /** Reserves {@code size} bytes in the store-wide budget, evicting as the class doc says. */
+  private void reserve(String instance, long size) {
+    if (budget == StoreBudget.NONE) {
+      return;
+    }
+    if (size > budget.max) {
+      throw TetherException.of(ErrorCode.STORE_FULL, "a frame of " + size
+          + " payload bytes is larger than the store's whole budget of " + budget.max + " bytes");
+    }
+    while (!budget.tryReserve(size)) {
+      if (!evictLargest()) {
+        throw TetherException.of(ErrorCode.STORE_FULL, "the store's budget of " + budget.max
+            + " bytes is used up by the newest frames of its instances; cannot store "
+            + size + " more bytes for instance " + instance + "; retry later or remove instances");
+      }
+    }
+  }
+
+  /** Evicts the oldest frame of the instance holding the most bytes; false when none can give. */
+  private boolean evictLargest() {
+    while (true) {
+      Instance victim = null;
+      long most = -1;
+      for (Instance i : instances.values()) {
+        long b = i.retainedBytes();
+        if (b > most && i.retainedFrames() > 1) {
+          most = b;
+          victim = i;
+        }
+      }
+      if (victim == null) {
+        return false;
+      }
+      if (victim.evictForBudget() >= 0) {
+        return true;
+      }
+      // Changed meanwhile: look again.
     }
   }
 
@@ -93,14 +208,29 @@ public final class MemoryTetherStore implements TetherStore {
 
   @Override
   public CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout) {
+    return waitForFrames(instance, query, timeout, false);
+  }
+
+  private CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout,
+      boolean internal) {
     Objects.requireNonNull(query, "query");
     long nanos = timeoutNanos(timeout);
     while (true) {
-      CompletableFuture<QueryResult> f = instance(instance).waitForFrames(query, nanos);
+      CompletableFuture<QueryResult> f = instance(instance).waitForFrames(query, nanos, internal);
       if (f != null) {
         return f;
       }
     }
+  }
+
+  /**
+   * See {@link TetherStore#awaitFrames}. The future behind it is never shown to the caller, so
+   * the appending thread completes it directly (no executor hop on the blocking path).
+   */
+  @Override
+  public QueryResult awaitFrames(String instance, FrameQuery query, Duration timeout)
+      throws InterruptedException {
+    return Awaits.await(waitForFrames(instance, query, timeout, true), timeout);
   }
 
   static long timeoutNanos(Duration timeout) {
@@ -128,13 +258,19 @@ public final class MemoryTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    boolean[] existed = new boolean[1];
+    Instance[] removed = new Instance[1];
     instances.computeIfPresent(instance, (n, i) -> {
-      removedSeqs.put(n, i.remove("was removed"));
-      existed[0] = true;
+      // Only mark inside the compute: callbacks the removal completes may call back into this
+      // store (even for this instance), which must not happen while the map bin is locked.
+      removedSeqs.merge(n, i.markRemoved(), Math::max);
+      removed[0] = i;
       return null;
     });
-    return existed[0];
+    if (removed[0] == null) {
+      return false;
+    }
+    removed[0].endRemoved("was removed");
+    return true;
   }
 
   @Override
@@ -175,6 +311,70 @@ public final class MemoryTetherStore implements TetherStore {
     }
     if (timer != null) {
       timer.close();
+    }
+  }
+
+  /**
+   * Configures a {@link MemoryTetherStore}. Each setter checks its value at once and throws an
+   * {@link IllegalArgumentException} naming the setting. Not thread-safe.
+   */
+  public static final class Builder {
+    private StoreSettings settings = StoreSettings.defaults();
+
+    private Builder() {}
+
+    /** How much of each instance's history is kept; default {@link Retention#defaults()}. */
+    public Builder retention(Retention retention) {
+      settings = settings.withRetention(Objects.requireNonNull(retention, "retention"));
+      return this;
+    }
+
+    /**
+     * The executor that completes every future the store hands out (waits, subscription events),
+     * so that code a caller attaches never runs on the appending thread, the timer thread or
+     * under the store's locks. Default {@link java.util.concurrent.ForkJoinPool#commonPool()}.
+     * {@code Runnable::run} completes inline on the store's threads (for callers whose callbacks
+     * are trivial and never call back into the store).
+     */
+    public Builder executor(java.util.concurrent.Executor executor) {
+      settings = settings.withExecutor(Objects.requireNonNull(executor, "executor"));
+      return this;
+    }
+
+    /**
+     * The payload bytes retained across all instances together. An append that would take the
+     * store over this budget first evicts the oldest frame of whichever instance holds the most
+     * bytes, repeatedly, but never the last frame an instance holds; if the frame still does not
+     * fit, the append fails with a {@link dev.tether.api.TetherException} coded
+     * {@link dev.tether.api.ErrorCode#STORE_FULL}. Default: no budget ({@link Long#MAX_VALUE}).
+     *
+     * @throws IllegalArgumentException when {@code maxTotalBytes < 1}
+     */
+    public Builder maxTotalBytes(long maxTotalBytes) {
+      settings = settings.withMaxTotalBytes(maxTotalBytes);
+      return this;
+    }
+
+    /**
+     * The number of instances held at once. Creating one more (by append, wait or subscribe)
+     * fails with a {@link dev.tether.api.TetherException} coded
+     * {@link dev.tether.api.ErrorCode#TOO_MANY_INSTANCES}. Instances that hold no frame and have
+     * no waits or subscriptions are freed and do not count. Default: no cap
+     * ({@link Integer#MAX_VALUE}).
+     *
+     * @throws IllegalArgumentException when {@code maxInstances < 1}
+     */
+    public Builder maxInstances(int maxInstances) {
+      settings = settings.withMaxInstances(maxInstances);
+      return this;
+    }
+
+    public MemoryTetherStore build() {
+      return new MemoryTetherStore(settings, null);
+    }
+
+    StoreSettings settings() {
+      return settings;
     }
   }
 

@@ -13,6 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import dev.tether.api.SessionKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +32,16 @@ import java.util.Map;
 final class SqliteJournal implements AutoCloseable {
   /** "TTHR" */
   static final int APPLICATION_ID = 0x54544852;
-  static final int SCHEMA_VERSION = 1;
+  static final int SCHEMA_VERSION = 2;
 
-  /** One instance's restored state. */
-  record Restored(String instance, long highSeq, List<Frame> frames) {}
+  /**
+   * One instance's restored state.
+   *
+   * @param evictedSeq every seq at or below it was evicted (0: none)
+   * @param sessionEvicted per session, the highest seq of that session that was evicted
+   */
+  record Restored(String instance, long highSeq, List<Frame> frames, long evictedSeq,
+      Map<SessionKey, Long> sessionEvicted) {}
 
   private final Path file;
   private final Connection db;
@@ -41,6 +49,17 @@ final class SqliteJournal implements AutoCloseable {
   private final PreparedStatement evict;
   private final PreparedStatement deleteAll;
   private final PreparedStatement highWater;
+  private final PreparedStatement evictedMark;
+  private final PreparedStatement sessionMark;
+  private final PreparedStatement clearMarks;
+  private final PreparedStatement clearSessionMarks;
+  /** Test hook: runs before every commit and may throw to simulate a failing disk. */
+  volatile CommitHook beforeCommit;
+
+  /** See {@link #beforeCommit}. */
+  interface CommitHook {
+    void run() throws SQLException;
+  }
 
   private SqliteJournal(Path file, Connection db) throws SQLException {
     this.file = file;
@@ -51,6 +70,14 @@ final class SqliteJournal implements AutoCloseable {
     this.highWater = db.prepareStatement(
         "INSERT INTO instances(instance, high_seq) VALUES (?, ?) "
             + "ON CONFLICT(instance) DO UPDATE SET high_seq = max(high_seq, excluded.high_seq)");
+    this.evictedMark = db.prepareStatement(
+        "INSERT INTO instances(instance, high_seq, evicted_seq) VALUES (?, 0, ?) "
+            + "ON CONFLICT(instance) DO UPDATE SET evicted_seq = max(evicted_seq, excluded.evicted_seq)");
+    this.sessionMark = db.prepareStatement(
+        "INSERT INTO evictions(instance, channel, id, seq) VALUES (?, ?, ?, ?) "
+            + "ON CONFLICT(instance, channel, id) DO UPDATE SET seq = max(seq, excluded.seq)");
+    this.clearMarks = db.prepareStatement("UPDATE instances SET evicted_seq = 0 WHERE instance = ?");
+    this.clearSessionMarks = db.prepareStatement("DELETE FROM evictions WHERE instance = ?");
   }
 
   /**
@@ -75,12 +102,10 @@ final class SqliteJournal implements AutoCloseable {
           throw new IOException(file + " is not a tether journal (application_id " + appId
               + ", expected " + APPLICATION_ID + "); refusing to open or overwrite it");
         }
-        if (!fresh) {
-          int version = pragmaInt(st, "user_version");
-          if (version != SCHEMA_VERSION) {
-            throw new IOException(file + " has journal version " + version + ", this build reads "
-                + SCHEMA_VERSION);
-          }
+        int version = fresh ? SCHEMA_VERSION : pragmaInt(st, "user_version");
+        if (version != SCHEMA_VERSION && version != 1) {
+          throw new IOException(file + " has journal version " + version + ", this build reads "
+              + "versions 1 and " + SCHEMA_VERSION);
         }
         try (ResultSet rs = st.executeQuery("PRAGMA journal_mode=WAL")) {
           String mode = rs.next() ? rs.getString(1) : "";
@@ -93,8 +118,17 @@ final class SqliteJournal implements AutoCloseable {
           db.setAutoCommit(false);
           st.execute("CREATE TABLE frames (instance TEXT NOT NULL, seq INTEGER NOT NULL, "
               + "frame BLOB NOT NULL, PRIMARY KEY (instance, seq))");
-          st.execute("CREATE TABLE instances (instance TEXT PRIMARY KEY, high_seq INTEGER NOT NULL)");
+          st.execute("CREATE TABLE instances (instance TEXT PRIMARY KEY, high_seq INTEGER NOT NULL, "
+              + "evicted_seq INTEGER NOT NULL DEFAULT 0)");
+          createEvictions(st);
           st.execute("PRAGMA application_id=" + APPLICATION_ID);
+          st.execute("PRAGMA user_version=" + SCHEMA_VERSION);
+          db.commit();
+        } else if (version == 1) {
+          // Version 2 adds the eviction high-water marks (gap and oldest_seq after a restart).
+          db.setAutoCommit(false);
+          st.execute("ALTER TABLE instances ADD COLUMN evicted_seq INTEGER NOT NULL DEFAULT 0");
+          createEvictions(st);
           st.execute("PRAGMA user_version=" + SCHEMA_VERSION);
           db.commit();
         }
@@ -108,6 +142,11 @@ final class SqliteJournal implements AutoCloseable {
       closeQuietly(db);
       throw e;
     }
+  }
+
+  private static void createEvictions(Statement st) throws SQLException {
+    st.execute("CREATE TABLE evictions (instance TEXT NOT NULL, channel TEXT NOT NULL, "
+        + "id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (instance, channel, id))");
   }
 
   private static int pragmaInt(Statement st, String pragma) throws SQLException {
@@ -143,11 +182,30 @@ final class SqliteJournal implements AutoCloseable {
           highs.put(rs.getString(1), rs.getLong(2));
         }
       }
+      Map<String, Long> evicted = new HashMap<>();
+      try (Statement st = db.createStatement();
+          ResultSet rs = st.executeQuery("SELECT instance, evicted_seq FROM instances WHERE evicted_seq > 0")) {
+        while (rs.next()) {
+          evicted.put(rs.getString(1), rs.getLong(2));
+        }
+      }
+      Map<String, Map<SessionKey, Long>> sessionMarks = new HashMap<>();
+      try (Statement st = db.createStatement();
+          ResultSet rs = st.executeQuery("SELECT instance, channel, id, seq FROM evictions")) {
+        while (rs.next()) {
+          sessionMarks.computeIfAbsent(rs.getString(1), k -> new HashMap<>())
+              .put(new SessionKey(rs.getString(2), rs.getString(3)), rs.getLong(4));
+        }
+      }
       List<Restored> out = new ArrayList<>();
       try (PreparedStatement q = db.prepareStatement(
           "SELECT seq, frame FROM frames WHERE instance = ? ORDER BY seq DESC")) {
         for (Map.Entry<String, Long> e : highs.entrySet()) {
-          out.add(new Restored(e.getKey(), e.getValue(), newestThatFit(q, e.getKey(), retention)));
+          String name = e.getKey();
+          Map<SessionKey, Long> marks = sessionMarks.getOrDefault(name, new HashMap<>());
+          long[] mark = {evicted.getOrDefault(name, 0L)};
+          List<Frame> kept = newestThatFit(q, name, retention, mark, marks);
+          out.add(new Restored(name, e.getValue(), kept, mark[0], marks));
         }
       }
       db.commit();
@@ -157,8 +215,13 @@ final class SqliteJournal implements AutoCloseable {
     }
   }
 
-  private List<Frame> newestThatFit(PreparedStatement q, String instance, Retention retention)
-      throws SQLException, IOException {
+  /**
+   * The newest rows that fit; rows that no longer fit (a smaller retention than when they were
+   * written) are deleted, and their seqs raise {@code mark[0]} and {@code sessionMarks}, which are
+   * written back so the next restart knows them too.
+   */
+  private List<Frame> newestThatFit(PreparedStatement q, String instance, Retention retention,
+      long[] mark, Map<SessionKey, Long> sessionMarks) throws SQLException, IOException {
     List<Frame> kept = new ArrayList<>();
     long bytes = 0;
     long cut = 0;
@@ -172,9 +235,16 @@ final class SqliteJournal implements AutoCloseable {
           continue;
         }
         long size = f.payload().size();
-        if (!kept.isEmpty() && (kept.size() >= retention.maxFrames() || bytes + size > retention.maxBytes())) {
+        if (cut == 0 && !kept.isEmpty()
+            && (kept.size() >= retention.maxFrames() || bytes + size > retention.maxBytes())) {
           cut = seq;
-          break;
+        }
+        if (cut > 0) {
+          SessionKey key = f.session().orElse(null);
+          if (key != null) {
+            sessionMarks.merge(key, seq, Math::max);
+          }
+          continue;
         }
         kept.add(f);
         bytes += size;
@@ -184,6 +254,8 @@ final class SqliteJournal implements AutoCloseable {
       evict.setString(1, instance);
       evict.setLong(2, cut);
       evict.executeUpdate();
+      mark[0] = Math.max(mark[0], cut);
+      evictedMarks(instance, mark[0], sessionMarks);
     }
     Collections.reverse(kept);
     return kept;
@@ -235,6 +307,28 @@ final class SqliteJournal implements AutoCloseable {
     deleteAll.executeUpdate();
   }
 
+  /** Raises the instance's eviction high-water marks (instance-wide and per session). */
+  void evictedMarks(String instance, long seq, Map<SessionKey, Long> sessions) throws SQLException {
+    evictedMark.setString(1, instance);
+    evictedMark.setLong(2, seq);
+    evictedMark.executeUpdate();
+    for (Map.Entry<SessionKey, Long> e : sessions.entrySet()) {
+      sessionMark.setString(1, instance);
+      sessionMark.setString(2, e.getKey().channel());
+      sessionMark.setString(3, e.getKey().id());
+      sessionMark.setLong(4, e.getValue());
+      sessionMark.executeUpdate();
+    }
+  }
+
+  /** Forgets the instance's eviction marks (its history was removed). */
+  void clearEvictedMarks(String instance) throws SQLException {
+    clearMarks.setString(1, instance);
+    clearMarks.executeUpdate();
+    clearSessionMarks.setString(1, instance);
+    clearSessionMarks.executeUpdate();
+  }
+
   void highWater(String instance, long seq) throws SQLException {
     highWater.setString(1, instance);
     highWater.setLong(2, seq);
@@ -242,6 +336,10 @@ final class SqliteJournal implements AutoCloseable {
   }
 
   void commit() throws SQLException {
+    CommitHook hook = beforeCommit;
+    if (hook != null) {
+      hook.run();
+    }
     db.commit();
   }
 
@@ -260,6 +358,10 @@ final class SqliteJournal implements AutoCloseable {
       evict.close();
       deleteAll.close();
       highWater.close();
+      evictedMark.close();
+      sessionMark.close();
+      clearMarks.close();
+      clearSessionMarks.close();
       db.close();
     } catch (SQLException e) {
       throw new IOException(file + " did not close cleanly: " + e.getMessage(), e);

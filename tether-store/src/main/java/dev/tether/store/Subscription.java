@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,8 +19,15 @@ import java.util.function.Consumer;
  * waits for the consumer. While fewer than {@code capacity} frames are undelivered the frame is
  * queued; otherwise it is dropped and counted in a {@link SubscriptionEvent.Lost} marker queued
  * after the frames that were kept, so the consumer sees exactly where the hole is. Markers take no
- * frame slot and at most one follows each kept frame, so the queue stays bounded. A consumer
- * waiting in {@link #next()} is handed the event directly, outside the lock.
+ * frame slot and at most one follows each kept frame, so the queue stays bounded.
+ *
+ * <p>Hand-off: a consumer waiting in {@link #next()} is handed the next event by the store's
+ * executor, never on the appending thread or under a lock. While that hand-off is in flight the
+ * event belongs to it; if the consumer completed or cancelled its future first (an
+ * {@code orTimeout}, a {@code cancel}), the hand-off fails and the event goes back to the head of
+ * the queue (the queue may then hold one frame over {@code capacity}), so a frame is never
+ * silently lost. Until the hand-off settles, {@code next()} and {@link #poll()} do not take
+ * events out of order: {@code next()} waits for the in-flight event, {@code poll()} reports none.
  *
  * <p>Thread-safe, but meant for one consumer: events come out in seq order when one thread (or a
  * chain of futures) consumes them. After {@link SubscriptionEvent.Closed} nothing more arrives.
@@ -27,40 +35,41 @@ import java.util.function.Consumer;
 public final class Subscription implements AutoCloseable {
   private final int capacity;
   private final Consumer<Subscription> onClose;
+  private final Executor executor;
   private final ReentrantLock lock = new ReentrantLock();
   private final ArrayDeque<Object> queue = new ArrayDeque<>();
   private int queuedFrames;
   private MutableLost tail; // the Lost marker at the tail of the queue, still growing
   private CompletableFuture<SubscriptionEvent> waiting;
+  private SubscriptionEvent inFlight; // taken from the queue, being handed to a consumer
   private SubscriptionEvent.Closed closed;
   private long lostTotal;
 
   Subscription(int capacity, Consumer<Subscription> onClose) {
+    this(capacity, onClose, Runnable::run);
+  }
+
+  Subscription(int capacity, Consumer<Subscription> onClose, Executor executor) {
     if (capacity < 1) {
       throw new IllegalArgumentException("bufferFrames must be >= 1 but was " + capacity);
     }
     this.capacity = capacity;
     this.onClose = onClose;
+    this.executor = executor;
   }
 
   /**
    * Called by the store with each stored frame, in seq order, under the instance lock. Never
    * blocks on the consumer. Returns the hand-off to a waiting consumer, which the store runs after
-   * releasing its lock, or null.
+   * releasing its lock (it only passes the work to the executor), or null.
    */
   Runnable offer(Frame frame) {
-    CompletableFuture<SubscriptionEvent> handOff = null;
-    SubscriptionEvent event = null;
     lock.lock();
     try {
       if (closed != null) {
         return null;
       }
-      if (waiting != null && queue.isEmpty()) {
-        handOff = waiting;
-        waiting = null;
-        event = new SubscriptionEvent.Delivered(frame);
-      } else if (queuedFrames < capacity) {
+      if (queuedFrames < capacity) {
         tail = null;
         queue.add(new SubscriptionEvent.Delivered(frame));
         queuedFrames++;
@@ -73,53 +82,103 @@ public final class Subscription implements AutoCloseable {
           tail.extend(frame.seq());
         }
       }
-    } finally {
-      lock.unlock();
-    }
-    if (handOff == null) {
-      return null;
-    }
-    CompletableFuture<SubscriptionEvent> f = handOff;
-    SubscriptionEvent e = event;
-    return () -> f.complete(e);
-  }
-
-  /** The next event if one is queued. */
-  public Optional<SubscriptionEvent> poll() {
-    lock.lock();
-    try {
-      return Optional.ofNullable(take());
+      return dispatchLocked();
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * The next event: completed at once when one is queued, else when one arrives. Only one
-   * {@code next()} may be outstanding.
+   * Claims the head event for a waiting consumer, if there is one and no hand-off is in flight.
+   * Returns the task that hands it over (to be run outside the lock), or null.
+   */
+  private Runnable dispatchLocked() {
+    if (waiting == null || inFlight != null) {
+      return null;
+    }
+    if (waiting.isDone()) {
+      waiting = null; // completed or cancelled by the consumer: nobody waits any more
+      return null;
+    }
+    SubscriptionEvent e = take();
+    if (e == null) {
+      return null;
+    }
+    CompletableFuture<SubscriptionEvent> f = waiting;
+    waiting = null;
+    inFlight = e;
+    return () -> Handoff.run(executor, () -> handOver(f, e));
+  }
+
+  /** Runs on the executor: completes the consumer's future, or puts the event back. */
+  private void handOver(CompletableFuture<SubscriptionEvent> f, SubscriptionEvent e) {
+    boolean delivered = f.complete(e);
+    Runnable next;
+    lock.lock();
+    try {
+      inFlight = null;
+      if (!delivered && !(e instanceof SubscriptionEvent.Closed)) {
+        // The consumer gave up on this future first: the event is still the oldest undelivered.
+        queue.addFirst(e);
+        if (e instanceof SubscriptionEvent.Delivered) {
+          queuedFrames++;
+        }
+      }
+      next = dispatchLocked();
+    } finally {
+      lock.unlock();
+    }
+    if (next != null) {
+      next.run();
+    }
+  }
+
+  /** The next event if one is queued (none while a hand-off to {@link #next()} is in flight). */
+  public Optional<SubscriptionEvent> poll() {
+    lock.lock();
+    try {
+      return inFlight != null ? Optional.empty() : Optional.ofNullable(take());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The next event: completed at once when one is queued, else when one arrives (on the store's
+   * executor). Only one {@code next()} may be outstanding; a future the caller completed or
+   * cancelled no longer counts, and the event it would have received goes to the next call.
    *
    * @throws IllegalStateException when an earlier {@code next()} has not completed
    */
   public CompletableFuture<SubscriptionEvent> next() {
+    Runnable dispatch;
+    CompletableFuture<SubscriptionEvent> f;
     lock.lock();
     try {
-      SubscriptionEvent e = take();
-      if (e != null) {
-        return CompletableFuture.completedFuture(e);
+      if (inFlight == null) {
+        SubscriptionEvent e = take();
+        if (e != null) {
+          return CompletableFuture.completedFuture(e);
+        }
       }
       if (waiting != null && !waiting.isDone()) {
         throw new IllegalStateException("a next() is already outstanding");
       }
-      CompletableFuture<SubscriptionEvent> f = new CompletableFuture<>();
+      f = new CompletableFuture<>();
       waiting = f;
-      return f;
+      dispatch = dispatchLocked();
     } finally {
       lock.unlock();
     }
+    if (dispatch != null) {
+      dispatch.run();
+    }
+    return f;
   }
 
   /**
-   * Blocks for the next event at most {@code timeout}; empty when none arrived.
+   * Blocks for the next event at most {@code timeout}; empty when none arrived. An event the
+   * store has already claimed for this call is returned even if the timeout passes meanwhile.
    *
    * @throws InterruptedException when interrupted
    */
@@ -131,13 +190,18 @@ public final class Subscription implements AutoCloseable {
       lock.lock();
       try {
         if (waiting == f) {
-          waiting = null;
+          waiting = null; // not claimed: nothing will complete f
+          return Optional.empty();
         }
       } finally {
         lock.unlock();
       }
-      // The store may have completed it just now; keep that event.
-      return f.isDone() && !f.isCompletedExceptionally() ? Optional.of(f.join()) : Optional.empty();
+      // Claimed: the hand-off is on its way and only it completes f.
+      try {
+        return Optional.of(f.get());
+      } catch (ExecutionException ex) {
+        throw new IllegalStateException(ex.getCause());
+      }
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
@@ -163,22 +227,19 @@ public final class Subscription implements AutoCloseable {
 
   /** Ends the subscription from the store's side; returns whether it was open. */
   boolean end(String reason) {
-    CompletableFuture<SubscriptionEvent> handOff = null;
+    Runnable dispatch;
     lock.lock();
     try {
       if (closed != null) {
         return false;
       }
       closed = new SubscriptionEvent.Closed(reason);
-      if (waiting != null && queue.isEmpty()) {
-        handOff = waiting;
-        waiting = null;
-      }
+      dispatch = dispatchLocked();
     } finally {
       lock.unlock();
     }
-    if (handOff != null) {
-      handOff.complete(closed);
+    if (dispatch != null) {
+      dispatch.run();
     }
     return true;
   }
@@ -194,7 +255,9 @@ public final class Subscription implements AutoCloseable {
       }
       return m.freeze();
     }
-    queuedFrames--;
+    if (e instanceof SubscriptionEvent.Delivered) {
+      queuedFrames--;
+    }
     return (SubscriptionEvent) e;
   }
 

@@ -5,9 +5,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The per-instance frame store that hosts, gateways and MCP servers build on.
@@ -21,9 +18,15 @@ import java.util.concurrent.TimeoutException;
  * results are immutable and frames are immutable values (their payload bytes are shared, not
  * copied). The contract is small enough for a NATS JetStream implementation to satisfy too.
  *
- * <p>Futures returned by {@link #waitForFrames} complete on the thread that appended the
- * matching frame (or the store's timer thread); attach heavy work with the {@code *Async}
- * methods of {@link CompletableFuture}.
+ * <p><b>Where futures complete.</b> Every future a store hands to a caller ({@link #waitForFrames},
+ * {@link #appendAsync}, {@link Subscription#next()}) is completed through the store's executor
+ * (the builders' {@code executor(Executor)} setting, default
+ * {@link java.util.concurrent.ForkJoinPool#commonPool()}), never on the thread that appended, the
+ * store's timer or journal-writer thread, under one of the store's locks or inside a map
+ * compute. Code attached to such a future may therefore call back into the store (append, wait,
+ * subscribe, remove, even block on another of its futures) and may do heavy work without
+ * stalling appenders. Futures that are already complete when returned (a wait that found frames)
+ * run attached code on the caller's own thread, as {@link CompletableFuture} always does.
  */
 public interface TetherStore extends AutoCloseable {
   /**
@@ -71,24 +74,7 @@ public interface TetherStore extends AutoCloseable {
    */
   default QueryResult awaitFrames(String instance, FrameQuery query, Duration timeout)
       throws InterruptedException {
-    CompletableFuture<QueryResult> f = waitForFrames(instance, query, timeout);
-    try {
-      // The store's own timer completes the future; the extra second only guards against a
-      // stalled timer thread.
-      return f.get(Math.max(0, timeout.toMillis()) + 1000, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      f.cancel(false);
-      throw e;
-    } catch (TimeoutException e) {
-      f.cancel(false);
-      throw new IllegalStateException("the store's timer did not complete a wait of " + timeout, e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(cause);
-    }
+    return Awaits.await(waitForFrames(instance, query, timeout), timeout);
   }
 
   /**

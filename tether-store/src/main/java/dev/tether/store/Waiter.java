@@ -10,14 +10,17 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Waiter {
   final FrameQuery query;
+  /** True when only the store blocks on {@link #future}: it may complete inline. */
+  final boolean internal;
   final CompletableFuture<QueryResult> future = new CompletableFuture<>();
   Runnable cancelTimeout;
   WaiterList list;
   Waiter prev;
   Waiter next;
 
-  Waiter(FrameQuery query) {
+  Waiter(FrameQuery query, boolean internal) {
     this.query = query;
+    this.internal = internal;
   }
 
   boolean linked() {

@@ -63,7 +63,7 @@ class RetentionPropertiesTest {
             appended.add(f);
             ring.add(f);
             if (ledger.retains(f.type())) {
-              long evicted = ledger.add(f.seq(), f.payload().size());
+              long evicted = ledger.add(f.seq(), f.payload().size(), f.session().orElse(null));
               assertTrue(evicted < f.seq(), "the newest frame is never evicted");
             }
             Model m = model(appended, r);

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
 public class StoreLincheckTest {
   private static final Timeouts NEVER = (task, nanos) -> () -> { };
   private final MemoryTetherStore store =
-      MemoryTetherStore.create(Retention.builder().maxFrames(3).build(), NEVER);
+      MemoryTetherStore.create(
+      StoreSettings.defaults().withRetention(Retention.builder().maxFrames(3).build()).withExecutor(Runnable::run),
+      NEVER);
   private final List<CompletableFuture<QueryResult>> waits = new ArrayList<>();
   private final List<Integer> waitSessions = new ArrayList<>();
 

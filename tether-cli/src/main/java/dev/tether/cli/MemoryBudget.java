@@ -1,0 +1,64 @@
+package dev.tether.cli;
+
+/**
+ * The memory limits of {@code tether serve}, derived from the JVM's heap unless set by flags.
+ *
+ * <p>The rule (also in {@code serve --help}): the store keeps at most half the heap
+ * ({@code Runtime.maxMemory() / 2}) of frames across all instances; one instance's ring keeps at
+ * most {@code min(128 MiB, store budget / 4)} and {@value #DEFAULT_RING_FRAMES} frames; at most
+ * {@value #DEFAULT_MAX_INSTANCES} instances exist at once. The other half of the heap is for
+ * requests in flight: request bodies being read are limited to a quarter of the heap together
+ * ({@link #ingressBytes()}), the rest is headroom for building responses. Immutable.
+ *
+ * @param storeBytes frame bytes the store keeps across all instances
+ * @param ringBytes frame bytes one instance keeps
+ * @param ringFrames frames one instance keeps
+ * @param maxInstances instances held at once
+ * @param ingressBytes request body bytes read at once, across all requests
+ */
+record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInstances, long ingressBytes) {
+  static final int DEFAULT_RING_FRAMES = 1000;
+  static final int DEFAULT_MAX_INSTANCES = 1024;
+  static final long MAX_DEFAULT_RING_BYTES = 128L << 20;
+
+  MemoryBudget {
+    positive("store budget", storeBytes);
+    positive("ring bytes", ringBytes);
+    positive("ring frames", ringFrames);
+    positive("max instances", maxInstances);
+    positive("ingress bytes", ingressBytes);
+  }
+
+  /** The defaults for a heap of {@code maxHeap} bytes. */
+  static MemoryBudget forHeap(long maxHeap) {
+    long store = Math.max(1L << 20, maxHeap / 2);
+    return new MemoryBudget(store, Math.min(MAX_DEFAULT_RING_BYTES, store / 4), DEFAULT_RING_FRAMES,
+        DEFAULT_MAX_INSTANCES, Math.max(1L << 20, maxHeap / 4));
+  }
+
+  /**
+   * The defaults for this heap with any flags applied (null: not given). A ring larger than the
+   * store budget is cut to the budget.
+   */
+  static MemoryBudget resolve(long maxHeap, Long storeBytes, Long ringBytes, Integer ringFrames, Integer maxInstances) {
+    MemoryBudget d = forHeap(maxHeap);
+    long store = storeBytes != null ? storeBytes : d.storeBytes;
+    long ring = ringBytes != null ? ringBytes : (storeBytes != null ? Math.min(MAX_DEFAULT_RING_BYTES, store / 4) : d.ringBytes);
+    return new MemoryBudget(store, Math.max(1, Math.min(ring, store)),
+        ringFrames != null ? ringFrames : d.ringFrames, maxInstances != null ? maxInstances : d.maxInstances, d.ingressBytes);
+  }
+
+  /** One line for the start-up log. */
+  String describe(long maxHeap) {
+    return "memory: heap " + ByteSize.human(maxHeap) + "; store keeps " + ByteSize.human(storeBytes)
+        + " (--store-max-bytes), per instance " + ByteSize.human(ringBytes) + " (--ring-max-bytes) and " + ringFrames
+        + " frames (--ring-max-frames), at most " + maxInstances + " instances (--max-instances); request bodies "
+        + ByteSize.human(ingressBytes) + " at once";
+  }
+
+  private static void positive(String name, long value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be >= 1 but was " + value);
+    }
+  }
+}
