@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
  * for them up to a poll's wait plus 10 seconds). Thread-safe to close once.
  */
 public final class BridgeRuntime implements AutoCloseable {
+  private final Stopper stopper;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final ScheduledExecutorService scheduler;
@@ -24,8 +25,9 @@ public final class BridgeRuntime implements AutoCloseable {
   private final Thread egress;
   private final long joinMs;
 
-  private BridgeRuntime(FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
+  private BridgeRuntime(Stopper stopper, FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
       Thread egress, long joinMs) {
+    this.stopper = stopper;
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.scheduler = scheduler;
@@ -47,6 +49,8 @@ public final class BridgeRuntime implements AutoCloseable {
     FileLock lock;
     try {
       lock = channel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      lock = null; // held by another bridge in this JVM
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -61,7 +65,8 @@ public final class BridgeRuntime implements AutoCloseable {
       StateFile ingressState = StateFile.open(dir.resolve("ingress.json"));
       StateFile egressState = StateFile.open(dir.resolve("egress.json"));
       Egress.initCursor(config, egressState);
-      Retrier retrier = new Retrier(config.retryInitial(), config.retryMax(), log);
+      Stopper stopper = new Stopper();
+      Retrier retrier = new Retrier(config.retryInitial(), config.retryMax(), log, stopper);
       scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tether-telegram-typing");
         t.setDaemon(true);
@@ -76,7 +81,7 @@ public final class BridgeRuntime implements AutoCloseable {
       ingress.start();
       log.info("telegram bridge: instance " + config.instance() + ", chats " + config.allowedChats()
           + ", egress after seq " + egressState.get(Egress.CURSOR) + ", updates after " + ingressState.get(Ingress.STATE_KEY));
-      return new BridgeRuntime(channel, lock, scheduler, ingress, egress, config.pollWait().toMillis() + 10_000);
+      return new BridgeRuntime(stopper, channel, lock, scheduler, ingress, egress, config.pollWait().toMillis() + 10_000);
     } catch (IOException | RuntimeException e) {
       if (scheduler != null) {
         scheduler.shutdownNow();
@@ -89,6 +94,7 @@ public final class BridgeRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    stopper.stop();
     ingress.interrupt();
     egress.interrupt();
     scheduler.shutdownNow();

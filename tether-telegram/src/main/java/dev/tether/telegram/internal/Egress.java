@@ -109,10 +109,10 @@ final class Egress {
 
   void run() {
     long backoff = config.retryInitial().toMillis();
-    while (!Thread.currentThread().isInterrupted()) {
+    while (!retrier.stopping()) {
       try {
         PollRequest request = PollRequest.channel(TelegramChat.CHANNEL, cursor, config.pollWait().toMillis()).types(TYPES);
-        FramePage page = config.client().poll(config.instance(), request)
+        FramePage page = retrier.waitingOn(config.client().poll(config.instance(), request))
             .get(config.pollWait().toMillis() + 60_000, TimeUnit.MILLISECONDS);
         backoff = config.retryInitial().toMillis();
         if (page.gap()) {
@@ -134,9 +134,12 @@ final class Egress {
       } catch (InterruptedIOException e) {
         return;
       } catch (ExecutionException | TimeoutException | IOException | RuntimeException e) {
+        if (retrier.stopping()) {
+          return;
+        }
         log.warn("telegram egress: " + log.describe(e) + "; retrying in " + backoff + " ms");
         try {
-          Retrier.sleep(backoff);
+          retrier.sleep(backoff);
         } catch (InterruptedIOException stop) {
           return;
         }

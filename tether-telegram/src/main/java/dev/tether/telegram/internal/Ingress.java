@@ -73,7 +73,7 @@ final class Ingress {
 
   /** Polls and forwards until the thread is interrupted. */
   void run() {
-    while (!Thread.currentThread().isInterrupted()) {
+    while (!retrier.stopping()) {
       try {
         pollOnce();
       } catch (InterruptedIOException e) {
@@ -83,7 +83,7 @@ final class Ingress {
         // or a state file that cannot be written: keep trying slowly, the operator sees the log.
         log.warn("telegram ingress: " + e.getMessage() + "; retrying in 5 s");
         try {
-          Retrier.sleep(5000);
+          retrier.sleep(5000);
         } catch (InterruptedIOException stop) {
           return;
         }
@@ -119,7 +119,7 @@ final class Ingress {
       if (album.items.size() >= MAX_ALBUM_ITEMS || quietMs >= config.albumWindow().toMillis()) {
         flushAlbum();
       } else {
-        Retrier.sleep(Math.min(ALBUM_POLL_MS, config.albumWindow().toMillis() - quietMs));
+        retrier.sleep(Math.min(ALBUM_POLL_MS, config.albumWindow().toMillis() - quietMs));
       }
     }
   }
@@ -226,12 +226,15 @@ final class Ingress {
     long backoff = config.retryInitial().toMillis();
     while (true) {
       try {
-        config.client().send(config.instance(), frame).get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        retrier.waitingOn(config.client().send(config.instance(), frame)).get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("stopped while forwarding");
       } catch (ExecutionException | TimeoutException | RuntimeException e) {
+        if (retrier.stopping()) {
+          throw new InterruptedIOException("stopped while forwarding");
+        }
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         if (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
           cause = cause.getCause();
@@ -243,7 +246,7 @@ final class Ingress {
         }
         log.warn("cannot reach the host to forward the message from " + chat + " (" + log.describe(cause)
             + "); retrying in " + backoff + " ms");
-        Retrier.sleep(backoff);
+        retrier.sleep(backoff);
         backoff = Math.min(config.retryMax().toMillis(), backoff * 2);
       }
     }

@@ -28,16 +28,19 @@ public final class Retrier {
   private final Duration initial;
   private final Duration max;
   private final BridgeLog log;
+  private final Stopper stopper;
 
-  public Retrier(Duration initial, Duration max, BridgeLog log) {
+  public Retrier(Duration initial, Duration max, BridgeLog log, Stopper stopper) {
     this.initial = Objects.requireNonNull(initial, "initial");
     this.max = Objects.requireNonNull(max, "max");
     this.log = Objects.requireNonNull(log, "log");
+    this.stopper = Objects.requireNonNull(stopper, "stopper");
   }
 
   public <T> T call(String what, Call<T> call) throws IOException {
     long backoffMs = initial.toMillis();
     while (true) {
+      stopper.check();
       long waitMs;
       try {
         return call.run();
@@ -59,16 +62,22 @@ public final class Retrier {
         backoffMs = Math.min(max.toMillis(), backoffMs * 2);
         log.warn(what + ": " + e.getMessage() + "; retrying in " + waitMs + " ms");
       }
-      sleep(waitMs);
+      stopper.sleep(waitMs);
     }
   }
 
-  static void sleep(long ms) throws InterruptedIOException {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("stopped while waiting to retry");
-    }
+  /** Whether the bridge is stopping. */
+  public boolean stopping() {
+    return stopper.stopped();
+  }
+
+  /** {@link Stopper#waitingOn}: a stop cancels {@code future}. */
+  public <T> java.util.concurrent.CompletableFuture<T> waitingOn(java.util.concurrent.CompletableFuture<T> future) {
+    return stopper.waitingOn(future);
+  }
+
+  /** Waits {@code ms} unless the bridge stops first (then throws). */
+  public void sleep(long ms) throws InterruptedIOException {
+    stopper.sleep(ms);
   }
 }
