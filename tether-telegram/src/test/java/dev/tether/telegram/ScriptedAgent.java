@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * A small agent for tests, on the store directly: answers every {@code user.message} of channel
  * {@code telegram} with presence {@code thinking}, two deltas, {@code assistant.done} and presence
  * {@code idle}, all carrying the request's msg_id. The answer describes each received image
- * (type, bytes, pixel size); a request containing "chart" gets a 400x300 PNG, "panorama" a
+ * (type, bytes, pixel size); a request containing "chart" gets a 400x300 PNG (with a text over
+ * 1024 characters when it also says "explain"), "panorama" a
  * 2100x100 PNG (too narrow for sendPhoto), "long" a 9000-character text. Records what it received.
  */
 final class ScriptedAgent implements AutoCloseable {
@@ -79,7 +80,7 @@ final class ScriptedAgent implements AutoCloseable {
     String text;
     List<Image> images = new ArrayList<>();
     if (m.text().contains("chart")) {
-      text = CHART_TEXT;
+      text = m.text().contains("explain") ? CHART_TEXT + "\n" + "The bars grow from left to right. ".repeat(40) : CHART_TEXT;
       images.add(TestImages.pngImage(400, 300));
     } else if (m.text().contains("panorama")) {
       text = "A panorama.";

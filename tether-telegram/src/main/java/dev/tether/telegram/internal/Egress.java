@@ -70,7 +70,6 @@ final class Egress {
   private final StateFile state;
   private final Typing typing;
   private final LiveEdits edits;
-  private final Notices notices;
   private long cursor;
 
   Egress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, Typing typing) {
@@ -81,7 +80,6 @@ final class Egress {
     this.state = Objects.requireNonNull(state, "state");
     this.typing = Objects.requireNonNull(typing, "typing");
     this.edits = config.liveEdits() ? new LiveEdits(api, log, config.editInterval()) : null;
-    this.notices = new Notices(api, retrier, log);
     this.cursor = state.get(CURSOR);
   }
 
@@ -195,12 +193,26 @@ final class Egress {
     }
   }
 
-  /** The messages of one answer, in order; the same for the same frame whether or not a draft exists. */
+  /**
+   * The messages of one answer, in order: a notice for each image that fails validation, the valid
+   * images, then the text. The same for the same frame whether or not a draft exists, so a restart
+   * can resume by index.
+   */
   private List<Part> parts(String text, List<Image> images, long draft) {
     List<Part> parts = new ArrayList<>();
-    boolean caption = edits == null && !images.isEmpty() && !text.isBlank() && text.length() <= CAPTION_LIMIT;
+    List<Image> valid = new ArrayList<>();
     for (int i = 0; i < images.size(); i++) {
-      parts.add(new FilePart(images.get(i), i, caption && i == images.size() - 1 ? text : null));
+      Image image = images.get(i);
+      try {
+        valid.add(Images.of(image.mediaType(), image.data(), config.limits()));
+      } catch (TetherException e) {
+        log.warn("image " + i + " of an answer not sent: " + e.getMessage());
+        parts.add(new TextPart("(An image of this answer could not be shown: " + e.code() + ".)"));
+      }
+    }
+    boolean caption = edits == null && !valid.isEmpty() && !text.isBlank() && text.length() <= CAPTION_LIMIT;
+    for (int i = 0; i < valid.size(); i++) {
+      parts.add(new FilePart(valid.get(i), i, caption && i == valid.size() - 1 ? text : null));
     }
     if (!caption) {
       List<String> chunks = TextSplitter.split(text, TextSplitter.MESSAGE_LIMIT);
@@ -214,14 +226,7 @@ final class Egress {
   private void send(TelegramChat chat, Part part) throws IOException {
     try {
       if (part instanceof FilePart f) {
-        Image image;
-        try {
-          image = Images.of(f.image().mediaType(), f.image().data(), config.limits());
-        } catch (TetherException e) {
-          log.warn("image " + f.index() + " of an answer for " + chat + " not sent: " + e.getMessage());
-          notices.send(chat, "(An image of this answer could not be shown: " + e.code() + ".)");
-          return;
-        }
+        Image image = f.image();
         byte[] bytes = Base64.getDecoder().decode(image.data());
         String method = PhotoRules.methodFor(image.mediaType(), bytes);
         String name = "image-" + (f.index() + 1) + "." + image.mediaType().extension();
