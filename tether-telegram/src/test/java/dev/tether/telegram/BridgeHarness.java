@@ -3,6 +3,7 @@ package dev.tether.telegram;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.telegram.testing.RecordingBotApi;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

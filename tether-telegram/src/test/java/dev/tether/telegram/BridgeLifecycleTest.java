@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tether.telegram.testing.TgMessages;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -13,6 +13,8 @@ import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.images.ImageHeaders;
+import dev.tether.telegram.testing.RecordingBotApi;
+import dev.tether.telegram.testing.TgMessages;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;

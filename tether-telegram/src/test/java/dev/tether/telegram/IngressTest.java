@@ -9,6 +9,8 @@ import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
+import dev.tether.telegram.testing.RecordingBotApi;
+import dev.tether.telegram.testing.TgMessages;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Frame;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
+import dev.tether.telegram.testing.RecordingBotApi;
+import dev.tether.telegram.testing.TgMessages;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

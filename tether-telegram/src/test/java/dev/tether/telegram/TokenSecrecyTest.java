@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.telegram.internal.BotApi;
 import dev.tether.telegram.internal.BotApiException;
+import dev.tether.telegram.testing.RecordingBotApi;
+import dev.tether.telegram.testing.TgMessages;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.tether.telegram;
+package dev.tether.telegram.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,19 +44,19 @@ import java.util.function.Predicate;
  * confirmed, and never returned again, once {@code getUpdates} is called with a higher offset.
  * Failures can be scripted per method. Thread-safe.
  */
-final class RecordingBotApi implements AutoCloseable {
-  static final String TOKEN = "123456789:AAH-fakeTokenForTests_0123456789abc";
+public final class RecordingBotApi implements AutoCloseable {
+  public static final String TOKEN = "123456789:AAH-fakeTokenForTests_0123456789abc";
 
   /** One uploaded file of a multipart request. */
-  record Upload(String field, String fileName, String contentType, byte[] bytes) {}
+  public record Upload(String field, String fileName, String contentType, byte[] bytes) {}
 
   /** One method call as received. */
-  record Call(String method, Map<String, String> fields, Upload upload, long atNanos) {
-    long chatId() {
+  public record Call(String method, Map<String, String> fields, Upload upload, long atNanos) {
+    public long chatId() {
       return Long.parseLong(fields.get("chat_id"));
     }
 
-    String text() {
+    public String text() {
       return fields.get("text");
     }
   }
@@ -66,6 +66,7 @@ final class RecordingBotApi implements AutoCloseable {
   private record Failure(int status, String description, int retryAfter) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration AWAIT = Duration.ofSeconds(60);
 
   private final String token;
   private final HttpServer server;
@@ -89,11 +90,11 @@ final class RecordingBotApi implements AutoCloseable {
   private long nextMessageId = 9000;
   private int fileCounter;
 
-  RecordingBotApi() throws IOException {
+  public RecordingBotApi() throws IOException {
     this(TOKEN);
   }
 
-  RecordingBotApi(String token) throws IOException {
+  public RecordingBotApi(String token) throws IOException {
     this.token = token;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(executor);
@@ -101,21 +102,21 @@ final class RecordingBotApi implements AutoCloseable {
     server.start();
   }
 
-  URI url() {
+  public URI url() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   // ---- what the test puts in ----
 
   /** Queues an update with {@code message} as its {@code message}; returns its update_id. */
-  long addMessage(ObjectNode message) {
+  public long addMessage(ObjectNode message) {
     ObjectNode update = JSON.createObjectNode();
     update.set("message", message);
     return addUpdate(update);
   }
 
   /** Queues an update of any kind (the update_id is set here); returns its update_id. */
-  long addUpdate(ObjectNode update) {
+  public long addUpdate(ObjectNode update) {
     lock.lock();
     try {
       long id = nextUpdateId++;
@@ -130,7 +131,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Stores a downloadable file; returns its file_id. getFile reports its size unless {@code declareSize} is false. */
-  String addFile(byte[] bytes, boolean declareSize) {
+  public String addFile(byte[] bytes, boolean declareSize) {
     lock.lock();
     try {
       String id = "file-" + (++fileCounter);
@@ -141,12 +142,12 @@ final class RecordingBotApi implements AutoCloseable {
     }
   }
 
-  String addFile(byte[] bytes) {
+  public String addFile(byte[] bytes) {
     return addFile(bytes, true);
   }
 
   /** getFile of {@code fileId} will answer this error. */
-  void failGetFile(String fileId, int status, String description) {
+  public void failGetFile(String fileId, int status, String description) {
     lock.lock();
     try {
       fileErrors.put(fileId, new Failure(status, description, 0));
@@ -156,7 +157,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** The next {@code times} calls of {@code method} answer {@code status} (with retry_after when > 0). */
-  void failNext(String method, int times, int status, String description, int retryAfter) {
+  public void failNext(String method, int times, int status, String description, int retryAfter) {
     lock.lock();
     try {
       Deque<Failure> q = failures.computeIfAbsent(method, m -> new ArrayDeque<>());
@@ -169,7 +170,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Ends scripted failures of {@code method}. */
-  void heal(String method) {
+  public void heal(String method) {
     lock.lock();
     try {
       failures.remove(method);
@@ -179,7 +180,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Acts as if the offsets above {@code updateId} never reached Telegram: later updates are returned again. */
-  void forgetConfirmationsAfter(long updateId) {
+  public void forgetConfirmationsAfter(long updateId) {
     lock.lock();
     try {
       confirmedBelow = Math.min(confirmedBelow, updateId + 1);
@@ -190,7 +191,7 @@ final class RecordingBotApi implements AutoCloseable {
 
   // ---- what the test reads back ----
 
-  List<Call> calls() {
+  public List<Call> calls() {
     lock.lock();
     try {
       return List.copyOf(calls);
@@ -200,13 +201,13 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** The calls of the methods named, in order; getUpdates and getFile are recorded too. */
-  List<Call> calls(String... methods) {
+  public List<Call> calls(String... methods) {
     List<String> names = List.of(methods);
     return calls().stream().filter(c -> names.contains(c.method())).toList();
   }
 
   /** The calls that put something in a chat and were answered ok, in order: sendMessage, sendPhoto, sendDocument, editMessageText. */
-  List<Call> delivered() {
+  public List<Call> delivered() {
     lock.lock();
     try {
       return List.copyOf(delivered);
@@ -216,7 +217,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Waits until {@code count} deliveries (answered ok) match {@code condition}; returns all deliveries. */
-  List<Call> awaitDelivered(Predicate<Call> condition, int count, Duration timeout) throws InterruptedException {
+  public List<Call> awaitDelivered(Predicate<Call> condition, int count, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     lock.lock();
     try {
@@ -235,13 +236,13 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Waits for one delivered sendMessage or caption to {@code chatId} whose text contains {@code part}. */
-  Call awaitText(long chatId, String part) throws InterruptedException {
+  public Call awaitText(long chatId, String part) throws InterruptedException {
     Predicate<Call> p = c -> c.chatId() == chatId
         && (c.fields().getOrDefault("text", "").contains(part) || c.fields().getOrDefault("caption", "").contains(part));
-    return awaitDelivered(p, 1, BridgeHarness.WAIT).stream().filter(p).findFirst().orElseThrow();
+    return awaitDelivered(p, 1, AWAIT).stream().filter(p).findFirst().orElseThrow();
   }
 
-  List<Long> offsets() {
+  public List<Long> offsets() {
     lock.lock();
     try {
       return List.copyOf(offsets);
@@ -250,7 +251,7 @@ final class RecordingBotApi implements AutoCloseable {
     }
   }
 
-  List<String> downloads() {
+  public List<String> downloads() {
     lock.lock();
     try {
       return List.copyOf(downloads);
@@ -260,7 +261,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Whether every queued update has been confirmed by a later getUpdates offset. */
-  boolean allConfirmed() {
+  public boolean allConfirmed() {
     lock.lock();
     try {
       return updates.isEmpty() || confirmedBelow > updates.get(updates.size() - 1).get("update_id").asLong();
@@ -270,7 +271,7 @@ final class RecordingBotApi implements AutoCloseable {
   }
 
   /** Waits until the recorded calls satisfy {@code condition}; fails the test after {@code timeout}. */
-  List<Call> await(Predicate<List<Call>> condition, Duration timeout, String what) throws InterruptedException {
+  public List<Call> await(Predicate<List<Call>> condition, Duration timeout, String what) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     lock.lock();
     try {
@@ -287,7 +288,7 @@ final class RecordingBotApi implements AutoCloseable {
     }
   }
 
-  static String describe(List<Call> calls) {
+  public static String describe(List<Call> calls) {
     StringBuilder sb = new StringBuilder();
     for (Call c : calls) {
       if (!c.method().equals("getUpdates")) {

@@ -1,4 +1,4 @@
-package dev.tether.telegram;
+package dev.tether.telegram.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.tether.telegram;
+package dev.tether.telegram.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Builds Bot API {@code Message} objects as Telegram sends them, for {@link RecordingBotApi#addMessage}. */
-final class TgMessages {
+public final class TgMessages {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AtomicLong MESSAGE_IDS = new AtomicLong(100);
 
   private TgMessages() {}
 
-  static ObjectNode base(long chatId) {
+  public static ObjectNode base(long chatId) {
     ObjectNode m = JSON.createObjectNode()
         .put("message_id", MESSAGE_IDS.incrementAndGet())
         .put("date", 1_700_000_000L);
@@ -21,12 +21,12 @@ final class TgMessages {
     return m;
   }
 
-  static ObjectNode text(long chatId, String text) {
+  public static ObjectNode text(long chatId, String text) {
     return base(chatId).put("text", text);
   }
 
   /** A photo in sizes of the given file ids (smallest first, as Telegram lists them), each with its declared size or null. */
-  static ObjectNode photo(long chatId, String caption, Object... fileIdAndSize) {
+  public static ObjectNode photo(long chatId, String caption, Object... fileIdAndSize) {
     ObjectNode m = base(chatId);
     ArrayNode sizes = m.putArray("photo");
     for (int i = 0; i < fileIdAndSize.length; i += 2) {
@@ -45,7 +45,7 @@ final class TgMessages {
     return m;
   }
 
-  static ObjectNode document(long chatId, String caption, String fileId, String fileName, String mimeType, Long size) {
+  public static ObjectNode document(long chatId, String caption, String fileId, String fileName, String mimeType, Long size) {
     ObjectNode m = base(chatId);
     ObjectNode d = m.putObject("document").put("file_id", fileId).put("file_unique_id", "u" + fileId).put("file_name", fileName);
     if (mimeType != null) {
@@ -60,11 +60,11 @@ final class TgMessages {
     return m;
   }
 
-  static ObjectNode inAlbum(ObjectNode message, String mediaGroupId) {
+  public static ObjectNode inAlbum(ObjectNode message, String mediaGroupId) {
     return message.put("media_group_id", mediaGroupId);
   }
 
-  static ObjectNode inTopic(ObjectNode message, long threadId) {
+  public static ObjectNode inTopic(ObjectNode message, long threadId) {
     return message.put("message_thread_id", threadId).put("is_topic_message", true);
   }
 }
