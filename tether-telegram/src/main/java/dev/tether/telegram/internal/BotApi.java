@@ -78,8 +78,17 @@ public final class BotApi {
         .put("offset", offset)
         .put("timeout", waitSeconds)
         .put("limit", 100);
-    JsonNode result = call("getUpdates", body, requestTimeout.plusSeconds(waitSeconds));
-    if (!result.isArray()) {
+    return updatesOf(call("getUpdates", body, requestTimeout.plusSeconds(waitSeconds)));
+  }
+
+  /**
+   * The updates of a {@code getUpdates} result. An update with a malformed message is kept, without
+   * its message, so the bridge skips and confirms it.
+   *
+   * @throws IOException when the result is not an array of objects with a numeric {@code update_id}
+   */
+  static List<BotTypes.Update> updatesOf(JsonNode result) throws IOException {
+    if (result == null || !result.isArray()) {
       throw new IOException("getUpdates answered a result that is not an array");
     }
     List<BotTypes.Update> updates = new ArrayList<>(result.size());
@@ -91,7 +100,7 @@ public final class BotApi {
 
   /** Reads one update; a malformed message becomes a message-less update, never an exception. */
   static BotTypes.Update update(JsonNode node) throws IOException {
-    JsonNode id = node.get("update_id");
+    JsonNode id = node.isObject() ? node.get("update_id") : null;
     if (id == null || !id.canConvertToLong()) {
       throw new IOException("getUpdates answered an update without a numeric update_id");
     }
@@ -107,7 +116,7 @@ public final class BotApi {
     if (kind.equals("message")) {
       try {
         message = JSON.treeToValue(node.get("message"), BotTypes.Message.class);
-        if (message != null && message.chat() == null) {
+        if (message != null && !message.isWellFormed()) {
           message = null;
         }
       } catch (JsonProcessingException | IllegalArgumentException e) {

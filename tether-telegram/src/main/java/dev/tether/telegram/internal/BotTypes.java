@@ -34,6 +34,11 @@ public final class BotTypes {
       @JsonProperty("document") Document document,
       @JsonProperty("media_group_id") String mediaGroupId) {
 
+    /** Whether the fields the bridge reads are there and usable: a chat, and no null photo size. */
+    public boolean isWellFormed() {
+      return chat != null && (photo == null || photo.stream().allMatch(java.util.Objects::nonNull));
+    }
+
     /** Whether the message carries something the bridge forwards: text, a photo or a document. */
     public boolean hasContent() {
       return text != null || (photo != null && !photo.isEmpty()) || document != null;

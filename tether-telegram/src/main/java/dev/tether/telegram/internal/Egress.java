@@ -118,7 +118,12 @@ final class Egress {
               + " could be delivered; continuing at seq " + page.oldestSeq());
         }
         for (Frame frame : page.frames()) {
-          deliver(frame);
+          try {
+            deliver(frame);
+          } catch (RuntimeException e) {
+            // A frame this code cannot handle must not block the frames after it.
+            log.warn("skipped " + frame.type() + " seq " + frame.seq() + ": " + log.describe(e));
+          }
           cursor = frame.seq();
           state.put(Map.of(CURSOR, cursor, PARTIAL_SEQ, 0L, PARTS_SENT, 0L));
         }

@@ -111,7 +111,12 @@ final class Ingress {
         album.add(u.updateId(), m);
         continue;
       }
-      handle(u);
+      try {
+        handle(u);
+      } catch (RuntimeException e) {
+        // A shape of update this code did not foresee: skip it rather than stop the loop on it forever.
+        log.warn("skipped update " + u.updateId() + ": " + log.describe(e));
+      }
       confirm(u.updateId());
     }
     if (album != null) {
