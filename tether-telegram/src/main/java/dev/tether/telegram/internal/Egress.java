@@ -41,13 +41,17 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Caption rule: when live edits are off and an answer has images and at most 1024 characters of
  * text, the text is the caption of the last image, so the answer is one unit in the chat; longer
- * text follows the images as messages.
+ * text follows the images as messages. With live edits the text is already on screen as a draft
+ * when the answer is done, so the draft is edited into the final text and the images follow it.
  *
  * <p>Runs on one thread ({@link #run}); a stop interrupts it.
  */
 final class Egress {
   static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
       FrameTypes.ASSISTANT_DELTA, FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
+  /** Without live edits the deltas are not even fetched. */
+  static final Set<String> TYPES_WITHOUT_DELTAS = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
+      FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
   static final int CAPTION_LIMIT = 1024;
   static final String CURSOR = "after_seq";
   static final String PARTIAL_SEQ = "partial_seq";
@@ -109,7 +113,8 @@ final class Egress {
     long backoff = config.retryInitial().toMillis();
     while (!retrier.stopping()) {
       try {
-        PollRequest request = PollRequest.channel(TelegramChat.CHANNEL, cursor, config.pollWait().toMillis()).types(TYPES);
+        PollRequest request = PollRequest.channel(TelegramChat.CHANNEL, cursor, config.pollWait().toMillis())
+            .types(edits == null ? TYPES_WITHOUT_DELTAS : TYPES);
         FramePage page = retrier.waitingOn(config.client().poll(config.instance(), request))
             .get(config.pollWait().toMillis() + 60_000, TimeUnit.MILLISECONDS);
         backoff = config.retryInitial().toMillis();
