@@ -87,6 +87,24 @@ class EgressTest {
   }
 
   @Test
+  void gifAnswer_goesAsADocumentSoItKeepsItsAnimation_andImagesKeepTheirOrder() throws Exception {
+    try (BridgeHarness h = new BridgeHarness(dir)) {
+      h.start();
+      byte[] gif = dev.tether.api.testing.ImageBytes.encode(
+          new java.awt.image.BufferedImage(16, 16, java.awt.image.BufferedImage.TYPE_INT_RGB), "gif");
+      Image animated = dev.tether.images.Images.fromBytes(gif, MediaType.GIF);
+      h.store.append(INSTANCE, Frame.of(CHAT_SESSION, "m", Payload.AssistantDone.of("two pictures",
+          List.of(TestImages.pngImage(30, 20), animated))));
+      h.api.awaitText(CHAT, "two pictures");
+      List<RecordingBotApi.Call> delivered = h.api.delivered();
+      assertEquals(List.of("sendPhoto", "sendDocument"), delivered.stream().map(RecordingBotApi.Call::method).toList());
+      assertEquals("image-2.gif", delivered.get(1).upload().fileName());
+      assertEquals("image/gif", delivered.get(1).upload().contentType());
+      assertEquals("two pictures", delivered.get(1).fields().get("caption"), "the caption rides on the last image");
+    }
+  }
+
+  @Test
   void typing_isShownWhileTheAgentWorks_beforeTheAnswer() throws Exception {
     try (BridgeHarness h = new BridgeHarness(dir).withAgent()) {
       h.start();

@@ -63,7 +63,11 @@ public final class RecordingBotApi implements AutoCloseable {
 
   private record StoredFile(byte[] bytes, String path, boolean declareSize) {}
 
-  private record Failure(int status, String description, int retryAfter) {}
+  private record Failure(int status, String description, int retryAfter, String rawBody) {
+    Failure(int status, String description, int retryAfter) {
+      this(status, description, retryAfter, null);
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration AWAIT = Duration.ofSeconds(60);
@@ -164,6 +168,16 @@ public final class RecordingBotApi implements AutoCloseable {
       for (int i = 0; i < times; i++) {
         q.add(new Failure(status, description, retryAfter));
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The next call of {@code method} answers {@code status} with {@code body} as is (an HTML page from a proxy, say). */
+  public void failNextWithRawBody(String method, int status, String body) {
+    lock.lock();
+    try {
+      failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(new Failure(status, null, 0, body));
     } finally {
       lock.unlock();
     }
@@ -363,6 +377,15 @@ public final class RecordingBotApi implements AutoCloseable {
       failure = q == null ? null : q.poll();
     } finally {
       lock.unlock();
+    }
+    if (failure != null && failure.rawBody() != null) {
+      byte[] bytes = failure.rawBody().getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().set("Content-Type", "text/html");
+      ex.sendResponseHeaders(failure.status(), bytes.length);
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(bytes);
+      }
+      return;
     }
     if (failure != null) {
       error(ex, failure.status(), failure.description(), failure.retryAfter());
