@@ -28,7 +28,7 @@ final class TelegramCommand implements Callable<Integer> {
   Path tokenFile;
 
   @Option(names = "--api-url", paramLabel = "URL", defaultValue = "https://api.telegram.org",
-      description = "The Bot API server (a local Bot API server allows larger files). Default: ${DEFAULT-VALUE}.")
+      description = "The Bot API server, for example a self-hosted telegram-bot-api. Default: ${DEFAULT-VALUE}.")
   URI apiUrl;
 
   @Option(names = "--host", paramLabel = "ADDRESS",

@@ -80,7 +80,7 @@ final class BridgeHarness implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     stopBridge();
     if (agent != null) {
       agent.close();

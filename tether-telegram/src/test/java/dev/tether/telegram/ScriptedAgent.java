@@ -110,9 +110,13 @@ final class ScriptedAgent implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     stopped = true;
     thread.interrupt();
-    thread.join(5000);
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

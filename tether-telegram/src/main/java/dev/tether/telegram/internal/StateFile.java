@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -47,8 +46,7 @@ public final class StateFile {
       if (root == null || !root.isObject()) {
         throw new IOException("the state file " + file + " is not a JSON object; restore it or delete it to start over");
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : root.properties()) {
         if (e.getValue().canConvertToLong()) {
           state.values.put(e.getKey(), e.getValue().asLong());
         }

@@ -546,7 +546,7 @@ public final class RecordingBotApi implements AutoCloseable {
     }
     if (type.startsWith("application/json")) {
       JsonNode root = JSON.readTree(body);
-      root.fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
+      root.properties().forEach(e -> fields.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
       return null;
     }
     if (type.startsWith("application/x-www-form-urlencoded")) {
