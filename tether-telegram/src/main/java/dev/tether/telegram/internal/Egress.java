@@ -44,7 +44,7 @@ import java.util.concurrent.TimeoutException;
  * text follows the images as messages. With live edits the text is already on screen as a draft
  * when the answer is done, so the draft is edited into the final text and the images follow it.
  *
- * <p>Runs on one thread ({@link #run}); a stop interrupts it.
+ * <p>Runs on one thread ({@link #run}); it ends when the {@link Stopper} fires.
  */
 final class Egress {
   static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeoutException;
  * one message: the first {@code maxImagesPerMessage} images that pass the checks, in order, with
  * the album's caption as text. Items left out are counted in one notice to the chat.
  *
- * <p>Runs on one thread ({@link #run}); not thread-safe otherwise. A stop interrupts that thread.
+ * <p>Runs on one thread ({@link #run}); not thread-safe otherwise. It ends when the {@link Stopper} fires.
  */
 final class Ingress {
   static final long ALBUM_POLL_MS = 200;
@@ -71,17 +71,17 @@ final class Ingress {
     this.lastSeen = confirmed;
   }
 
-  /** Polls and forwards until the thread is interrupted. */
+  /** Polls and forwards until the bridge stops. */
   void run() {
     while (!retrier.stopping()) {
       try {
         pollOnce();
       } catch (InterruptedIOException e) {
         return;
-      } catch (IOException e) {
-        // A permanent getUpdates failure (401 after a token was revoked, 409 when a webhook is set)
-        // or a state file that cannot be written: keep trying slowly, the operator sees the log.
-        log.warn("telegram ingress: " + e.getMessage() + "; retrying in 5 s");
+      } catch (IOException | RuntimeException e) {
+        // A permanent getUpdates failure (401 after a token was revoked, 409 when a webhook is set),
+        // a state file that cannot be written, or a bug: keep trying slowly, the operator sees the log.
+        log.warn("telegram ingress: " + log.describe(e) + "; retrying in 5 s");
         try {
           retrier.sleep(5000);
         } catch (InterruptedIOException stop) {
