@@ -120,6 +120,36 @@ class RobustnessTest {
   }
 
   @Test
+  void manyChatsAtOnce_eachGetsItsOwnAnswers_inOrder_exactlyOnce() throws Exception {
+    int chats = 12;
+    int perChat = 4;
+    java.util.Set<Long> ids = new java.util.HashSet<>();
+    for (int c = 0; c < chats; c++) {
+      ids.add(1000L + c);
+    }
+    try (BridgeHarness h = new BridgeHarness(dir).withAgent()) {
+      h.api.failNext("sendMessage", 5, 429, "Too Many Requests: retry after 1", 1);
+      h.start(b -> b.allowedChats(ids));
+      for (int i = 0; i < perChat; i++) {
+        for (int c = 0; c < chats; c++) {
+          h.api.addMessage(TgMessages.text(1000L + c, "m" + c + "-" + i));
+        }
+      }
+      h.api.awaitDelivered(c -> c.method().equals("sendMessage"), chats * perChat, java.time.Duration.ofSeconds(90));
+      Thread.sleep(300);
+      for (int c = 0; c < chats; c++) {
+        long chat = 1000L + c;
+        List<String> got = h.api.delivered().stream().filter(x -> x.chatId() == chat).map(RecordingBotApi.Call::text).toList();
+        List<String> want = new java.util.ArrayList<>();
+        for (int i = 0; i < perChat; i++) {
+          want.add("You said: m" + c + "-" + i);
+        }
+        assertEquals(want, got, "chat " + chat);
+      }
+    }
+  }
+
+  @Test
   void hostileUpdates_areSkipped_andLaterMessagesStillWork() throws Exception {
     try (BridgeHarness h = new BridgeHarness(dir).withAgent()) {
       String notImage = h.api.addFile("hello, not a picture".getBytes(StandardCharsets.US_ASCII));
