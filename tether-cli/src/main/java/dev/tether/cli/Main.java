@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       McpCommand.class,
       ValidateCommand.class,
       ConvertCommand.class,
+      TelegramCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

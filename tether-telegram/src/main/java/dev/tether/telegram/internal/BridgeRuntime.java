@@ -1,0 +1,115 @@
+package dev.tether.telegram.internal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A started bridge: the state directory lock, the ingress and egress threads and the typing
+ * scheduler. Created by {@link #start}, ended by {@link #close} (interrupts the threads and waits
+ * for them up to a poll's wait plus 10 seconds). Thread-safe to close once.
+ */
+public final class BridgeRuntime implements AutoCloseable {
+  private final Stopper stopper;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final ScheduledExecutorService scheduler;
+  private final Thread ingress;
+  private final Thread egress;
+  private final long joinMs;
+
+  private BridgeRuntime(Stopper stopper, FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
+      Thread egress, long joinMs) {
+    this.stopper = stopper;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+    this.scheduler = scheduler;
+    this.ingress = ingress;
+    this.egress = egress;
+    this.joinMs = joinMs;
+  }
+
+  public static BridgeRuntime start(BridgeConfig config, BotApi api) throws IOException {
+    Path dir = config.stateDir();
+    if (!Files.isDirectory(dir)) {
+      try {
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (UnsupportedOperationException e) {
+        Files.createDirectories(dir);
+      }
+    }
+    FileChannel channel = FileChannel.open(dir.resolve("bridge.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      lock = null; // held by another bridge in this JVM
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+    if (lock == null) {
+      channel.close();
+      throw new IOException("another Telegram bridge is running with the state directory " + dir);
+    }
+    BridgeLog log = new BridgeLog(api.token());
+    ScheduledExecutorService scheduler = null;
+    try {
+      StateFile ingressState = StateFile.open(dir.resolve("ingress.json"));
+      StateFile egressState = StateFile.open(dir.resolve("egress.json"));
+      Egress.initCursor(config, egressState);
+      Stopper stopper = new Stopper();
+      Retrier retrier = new Retrier(config.retryInitial(), config.retryMax(), log, stopper);
+      scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tether-telegram-typing");
+        t.setDaemon(true);
+        return t;
+      });
+      Typing typing = new Typing(api, log, scheduler, config.typingInterval());
+      Egress out = new Egress(config, api, retrier, log, egressState, typing);
+      Ingress in = new Ingress(config, api, retrier, log, ingressState);
+      Thread egress = new Thread(out::run, "tether-telegram-egress");
+      Thread ingress = new Thread(in::run, "tether-telegram-ingress");
+      egress.start();
+      ingress.start();
+      log.info("telegram bridge: instance " + config.instance() + ", chats " + config.allowedChats()
+          + ", egress after seq " + egressState.get(Egress.CURSOR) + ", updates after " + ingressState.get(Ingress.STATE_KEY));
+      return new BridgeRuntime(stopper, channel, lock, scheduler, ingress, egress, config.pollWait().toMillis() + 10_000);
+    } catch (IOException | RuntimeException e) {
+      if (scheduler != null) {
+        scheduler.shutdownNow();
+      }
+      lock.release();
+      channel.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    stopper.stop();
+    ingress.interrupt();
+    egress.interrupt();
+    scheduler.shutdownNow();
+    try {
+      ingress.join(joinMs);
+      egress.join(joinMs);
+      scheduler.awaitTermination(joinMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      lock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      // The lock goes with the channel; nothing else to release.
+    }
+  }
+}

@@ -1,0 +1,280 @@
+package dev.tether.telegram.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tether.api.Frame;
+import dev.tether.api.FrameTypes;
+import dev.tether.api.Image;
+import dev.tether.api.Payload;
+import dev.tether.api.TetherException;
+import dev.tether.images.Images;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.telegram.TelegramChat;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Tether to Telegram: long-polls the instance's {@code telegram} channel and delivers each answer
+ * to its chat: images first ({@code sendPhoto}, or {@code sendDocument} for what
+ * {@link PhotoRules} keeps out of {@code sendPhoto}), then the text split into messages of at most
+ * 4096 characters. Answers the agent starts on its own ({@code assistant.done} without a request,
+ * {@code assistant.message}) are delivered the same way; {@code status.presence} drives the typing
+ * action, {@code assistant.delta} the optional live draft, {@code error} a short notice.
+ *
+ * <p><b>Exactly once across restarts.</b> After every Telegram message sent, the state file records
+ * the frame's seq and how many of its messages are out; after the last one, the cursor moves past
+ * the frame. A restart resumes at the first message not yet recorded, so nothing is sent twice
+ * unless the process dies between Telegram's answer and the state write (a window of one fsync).
+ * A message Telegram refuses for good (a 400 or 403) is logged and counted as sent, so one bad
+ * message cannot block the chat.
+ *
+ * <p>Caption rule: when live edits are off and an answer has images and at most 1024 characters of
+ * text, the text is the caption of the last image, so the answer is one unit in the chat; longer
+ * text follows the images as messages. With live edits the text is already on screen as a draft
+ * when the answer is done, so the draft is edited into the final text and the images follow it.
+ *
+ * <p>Runs on one thread ({@link #run}); it ends when the {@link Stopper} fires.
+ */
+final class Egress {
+  static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
+      FrameTypes.ASSISTANT_DELTA, FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
+  /** Without live edits the deltas are not even fetched. */
+  static final Set<String> TYPES_WITHOUT_DELTAS = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
+      FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
+  static final int CAPTION_LIMIT = 1024;
+  static final String CURSOR = "after_seq";
+  static final String PARTIAL_SEQ = "partial_seq";
+  static final String PARTS_SENT = "parts_sent";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One Telegram message of an answer. */
+  private sealed interface Part permits FilePart, TextPart, EditPart {}
+
+  private record FilePart(Image image, int index, String caption) implements Part {}
+
+  private record TextPart(String text) implements Part {}
+
+  private record EditPart(long messageId, String text) implements Part {}
+
+  private final BridgeConfig config;
+  private final BotApi api;
+  private final Retrier retrier;
+  private final BridgeLog log;
+  private final StateFile state;
+  private final Typing typing;
+  private final LiveEdits edits;
+  private long cursor;
+
+  Egress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, Typing typing) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.api = Objects.requireNonNull(api, "api");
+    this.retrier = Objects.requireNonNull(retrier, "retrier");
+    this.log = Objects.requireNonNull(log, "log");
+    this.state = Objects.requireNonNull(state, "state");
+    this.typing = Objects.requireNonNull(typing, "typing");
+    this.edits = config.liveEdits() ? new LiveEdits(api, log, config.editInterval()) : null;
+    this.cursor = state.get(CURSOR);
+  }
+
+  /**
+   * Where a bridge without state starts: the host's current end, so that an old history is not
+   * replayed into the chats. Called before ingress starts, so no answer to a forwarded message
+   * can fall before it.
+   */
+  static void initCursor(BridgeConfig config, StateFile state) throws IOException {
+    if (state.has(CURSOR)) {
+      return;
+    }
+    PollRequest probe = PollRequest.channel(TelegramChat.CHANNEL, 0, 0).types(Set.of("-"));
+    try {
+      FramePage page = config.client().poll(config.instance(), probe).get(60, TimeUnit.SECONDS);
+      state.put(CURSOR, page.nextSeq());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("stopped while reading the host's position");
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IOException("cannot read the host's position on instance " + config.instance() + ": " + cause.getMessage(), cause);
+    }
+  }
+
+  void run() {
+    long backoff = config.retryInitial().toMillis();
+    while (!retrier.stopping()) {
+      try {
+        PollRequest request = PollRequest.channel(TelegramChat.CHANNEL, cursor, config.pollWait().toMillis())
+            .types(edits == null ? TYPES_WITHOUT_DELTAS : TYPES);
+        FramePage page = retrier.waitingOn(config.client().poll(config.instance(), request))
+            .get(config.pollWait().toMillis() + 60_000, TimeUnit.MILLISECONDS);
+        backoff = config.retryInitial().toMillis();
+        if (page.gap()) {
+          log.warn("frames of channel telegram after seq " + cursor + " were evicted by the host before they"
+              + " could be delivered; continuing at seq " + page.oldestSeq());
+        }
+        for (Frame frame : page.frames()) {
+          try {
+            deliver(frame);
+          } catch (RuntimeException e) {
+            // A frame this code cannot handle must not block the frames after it.
+            log.warn("skipped " + frame.type() + " seq " + frame.seq() + ": " + log.describe(e));
+          }
+          cursor = frame.seq();
+          state.put(Map.of(CURSOR, cursor, PARTIAL_SEQ, 0L, PARTS_SENT, 0L));
+        }
+        if (page.nextSeq() > cursor) {
+          cursor = page.nextSeq();
+          state.put(CURSOR, cursor);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (InterruptedIOException e) {
+        return;
+      } catch (ExecutionException | TimeoutException | IOException | RuntimeException e) {
+        if (retrier.stopping()) {
+          return;
+        }
+        log.warn("telegram egress: " + log.describe(e) + "; retrying in " + backoff + " ms");
+        try {
+          retrier.sleep(backoff);
+        } catch (InterruptedIOException stop) {
+          return;
+        }
+        backoff = Math.min(config.retryMax().toMillis(), backoff * 2);
+      }
+    }
+  }
+
+  private void deliver(Frame frame) throws IOException {
+    Optional<TelegramChat> target = frame.session().flatMap(s -> TelegramChat.parse(s.id()));
+    if (target.isEmpty() || !config.allowed(target.get().chatId())) {
+      log.info("skipped " + frame.type() + " seq " + frame.seq() + " for session " + frame.session().map(Object::toString).orElse("(none)")
+          + ": not an allowed Telegram chat");
+      return;
+    }
+    TelegramChat chat = target.get();
+    Payload payload;
+    try {
+      payload = frame.payloadView();
+    } catch (TetherException e) {
+      log.warn("skipped " + frame.type() + " seq " + frame.seq() + " for " + chat + ": " + e.getMessage());
+      return;
+    }
+    String msgId = frame.msgId().orElse("");
+    if (payload instanceof Payload.Presence p) {
+      if (Payload.Presence.THINKING.equals(p.state())) {
+        typing.start(chat);
+      } else {
+        typing.stop(chat);
+      }
+    } else if (payload instanceof Payload.AssistantDelta d) {
+      if (edits != null) {
+        edits.delta(chat, msgId, d.text());
+      }
+    } else if (payload instanceof Payload.AssistantDone d) {
+      typing.stop(chat);
+      sendAnswer(frame.seq(), chat, msgId, d.text(), d.images());
+    } else if (payload instanceof Payload.AssistantMessage m) {
+      sendAnswer(frame.seq(), chat, msgId, m.text(), m.images());
+    } else {
+      typing.stop(chat);
+      sendAnswer(frame.seq(), chat, msgId, "The agent reported an error: " + errorText(frame.payload().toByteArray()), List.of());
+    }
+  }
+
+  private void sendAnswer(long seq, TelegramChat chat, String msgId, String text, List<Image> images) throws IOException {
+    long draft = edits == null ? 0 : edits.finish(chat, msgId);
+    List<Part> parts = parts(text, images, draft);
+    long done = state.get(PARTIAL_SEQ) == seq ? state.get(PARTS_SENT) : 0;
+    for (int i = (int) Math.min(done, parts.size()); i < parts.size(); i++) {
+      send(chat, parts.get(i));
+      state.put(Map.of(PARTIAL_SEQ, seq, PARTS_SENT, (long) i + 1));
+    }
+  }
+
+  /**
+   * The messages of one answer, in order: a notice for each image that fails validation, the valid
+   * images, then the text. The same for the same frame whether or not a draft exists, so a restart
+   * can resume by index.
+   */
+  private List<Part> parts(String text, List<Image> images, long draft) {
+    List<Part> parts = new ArrayList<>();
+    List<Image> valid = new ArrayList<>();
+    for (int i = 0; i < images.size(); i++) {
+      Image image = images.get(i);
+      try {
+        valid.add(Images.of(image.mediaType(), image.data(), config.limits()));
+      } catch (TetherException e) {
+        log.warn("image " + i + " of an answer not sent: " + e.getMessage());
+        parts.add(new TextPart("(An image of this answer could not be shown: " + e.code() + ".)"));
+      }
+    }
+    boolean caption = edits == null && !valid.isEmpty() && !text.isBlank() && text.length() <= CAPTION_LIMIT;
+    for (int i = 0; i < valid.size(); i++) {
+      parts.add(new FilePart(valid.get(i), i, caption && i == valid.size() - 1 ? text : null));
+    }
+    if (!caption) {
+      List<String> chunks = TextSplitter.split(text, TextSplitter.MESSAGE_LIMIT);
+      for (int i = 0; i < chunks.size(); i++) {
+        parts.add(i == 0 && draft != 0 ? new EditPart(draft, chunks.get(0)) : new TextPart(chunks.get(i)));
+      }
+    }
+    return parts;
+  }
+
+  private void send(TelegramChat chat, Part part) throws IOException {
+    try {
+      if (part instanceof FilePart f) {
+        Image image = f.image();
+        byte[] bytes = Base64.getDecoder().decode(image.data());
+        String method = PhotoRules.methodFor(image.mediaType(), bytes);
+        String name = "image-" + (f.index() + 1) + "." + image.mediaType().extension();
+        retrier.call(method, () -> api.sendFile(method, chat, name, image.mediaType().mimeType(), bytes, f.caption()));
+      } else if (part instanceof TextPart t) {
+        retrier.call("sendMessage", () -> api.sendMessage(chat, t.text()));
+      } else if (part instanceof EditPart e) {
+        try {
+          retrier.call("editMessageText", () -> {
+            api.editMessageText(chat, e.messageId(), e.text());
+            return null;
+          });
+          edits.edited(chat);
+        } catch (BotApiException notModified) {
+          if (!notModified.description().contains("not modified")) {
+            throw notModified;
+          }
+        }
+      }
+    } catch (BotApiException e) {
+      if (e.isTransient()) {
+        throw e;
+      }
+      log.warn("Telegram refused a message for " + chat + " and it is dropped: " + e.getMessage());
+    }
+  }
+
+  /** The message of an {@code error} payload ({@code message}, else {@code text}), at most 500 characters. */
+  static String errorText(byte[] payloadJson) {
+    String text;
+    try {
+      JsonNode node = JSON.readTree(payloadJson);
+      JsonNode m = node.path("message").isTextual() ? node.path("message")
+          : node.path("error").path("message").isTextual() ? node.path("error").path("message") : node.path("text");
+      text = m.isTextual() && !m.asText().isBlank() ? m.asText() : "no details";
+    } catch (IOException e) {
+      text = "no details";
+    }
+    return text.length() > 500 ? text.substring(0, 500) + "…" : text;
+  }
+}
