@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A started bridge: the state directory lock, the ingress and egress threads and the typing
- * scheduler. Created by {@link #start}, ended by {@link #close} (interrupts the threads and waits
- * for them up to a poll's wait plus 10 seconds). Thread-safe to close once.
+ * scheduler. Created by {@link #start}, ended by {@link #close} (stops the loops, lets egress
+ * finish the message in flight, interrupts what is left and waits for it up to a poll's wait plus
+ * 10 seconds). Thread-safe to close once.
  */
 public final class BridgeRuntime implements AutoCloseable {
   private final Stopper stopper;
@@ -23,6 +24,9 @@ public final class BridgeRuntime implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Thread ingress;
   private final Thread egress;
+  /** How long a stop waits for egress to finish the message it is sending before interrupting it. */
+  private static final long EGRESS_GRACE_MS = 10_000;
+
   private final long joinMs;
 
   private BridgeRuntime(Stopper stopper, FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
@@ -95,10 +99,15 @@ public final class BridgeRuntime implements AutoCloseable {
   @Override
   public void close() {
     stopper.stop();
+    // Ingress may be cut at once: an update is confirmed to Telegram only after the host took it,
+    // so an interrupted one is simply delivered again. Egress first gets a grace period to finish
+    // the Telegram message in flight and record it, so a graceful stop never sends it twice after
+    // a restart (the stopper already ended its waits; it stops before the next message).
     ingress.interrupt();
-    egress.interrupt();
     scheduler.shutdownNow();
     try {
+      egress.join(Math.min(joinMs, EGRESS_GRACE_MS));
+      egress.interrupt();
       ingress.join(joinMs);
       egress.join(joinMs);
       scheduler.awaitTermination(joinMs, TimeUnit.MILLISECONDS);
