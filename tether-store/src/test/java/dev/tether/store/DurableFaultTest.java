@@ -1,0 +1,119 @@
+package dev.tether.store;
+
+import static dev.tether.store.TestFrames.done;
+import static dev.tether.store.TestFrames.sized;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tether.api.SessionKey;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The durable store after faults: eviction marks survive a restart; a failed commit is fail-stop. */
+class DurableFaultTest {
+  static final SessionKey A = SessionKey.host("a");
+  static final SessionKey B = SessionKey.host("b");
+
+  @TempDir Path dir;
+
+  Path file() {
+    return dir.resolve("journal.db");
+  }
+
+  @Test
+  void cursorIntoEvictedHistory_reportsGapBeforeAndAfterRestart() throws Exception {
+    Retention small = Retention.builder().maxFrames(3).build();
+    FrameQuery all = FrameQuery.builder().afterSeq(1).build();
+    FrameQuery sessionA = FrameQuery.session(A, 0);
+    QueryResult before;
+    QueryResult beforeA;
+    try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(small).open()) {
+      s.append("vm", done(A, null, "a1"));
+      s.append("vm", done(A, null, "a2"));
+      for (int i = 0; i < 3; i++) {
+        s.append("vm", done(B, null, "b" + i));
+      }
+      before = s.query("vm", all);
+      beforeA = s.query("vm", sessionA);
+    }
+    assertTrue(before.gap());
+    assertTrue(beforeA.gap(), "session a lost both its frames");
+    try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(small).open()) {
+      QueryResult after = s.query("vm", all);
+      QueryResult afterA = s.query("vm", sessionA);
+      assertEquals(before, after);
+      assertEquals(beforeA, afterA);
+      assertEquals(before.oldestSeq(), after.oldestSeq());
+    }
+  }
+
+  @Test
+  void retentionShrunkAtReopen_rowsCutThenReportAGap() throws Exception {
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      for (int i = 0; i < 5; i++) {
+        s.append("vm", done(A, null, "a" + i));
+      }
+    }
+    Retention small = Retention.builder().maxFrames(2).build();
+    for (int reopen = 0; reopen < 2; reopen++) {
+      try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(small).open()) {
+        QueryResult r = s.query("vm", FrameQuery.session(A, 0));
+        assertTrue(r.gap(), "reopen " + reopen);
+        assertEquals(4L, r.oldestSeq());
+      }
+    }
+  }
+
+  @Test
+  void failedCommit_laterAppendsFailFastNamingTheCause_andNothingQueuedIsCommitted() throws Exception {
+    CountDownLatch inCommit = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<CompletableFuture<Long>> queued = new ArrayList<>();
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      s.append("vm", done(A, null, "committed"));
+      s.beforeCommit(() -> {
+        inCommit.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        throw new SQLException("disk I/O error (injected)");
+      });
+      CompletableFuture<Long> failing = s.appendAsync("vm", sized("assistant.done", A, 1000));
+      assertTrue(inCommit.await(30, TimeUnit.SECONDS));
+      // Queued behind the failing commit: must never be committed after it.
+      for (int i = 0; i < 3; i++) {
+        queued.add(s.appendAsync("vm", done(A, null, "queued " + i)));
+      }
+      s.beforeCommit(null); // a later commit would succeed: fail-stop must not try one
+      release.countDown();
+      ExecutionException e = assertThrows(ExecutionException.class, () -> failing.get(30, TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof UncheckedIOException, e.getCause().toString());
+      for (CompletableFuture<Long> q : queued) {
+        assertThrows(ExecutionException.class, () -> q.get(30, TimeUnit.SECONDS));
+      }
+      IllegalStateException later = assertThrows(IllegalStateException.class,
+          () -> s.append("vm", done(A, null, "later")));
+      assertTrue(later.getMessage().contains("disk I/O error (injected)"), later.getMessage());
+      assertThrows(IllegalStateException.class, () -> s.appendAsync("vm", done(A, null, "later")));
+      assertEquals(1, s.ledgerSize("vm"), "the ledger counts only the committed frame");
+      assertEquals(1, s.retained("vm").size());
+    }
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      assertEquals(List.of(1L), DurableTetherStoreTest.seqs(s.retained("vm")));
+      assertFalse(s.query("vm", FrameQuery.session(A, 0)).gap());
+    }
+  }
+}
