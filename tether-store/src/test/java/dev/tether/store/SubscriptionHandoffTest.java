@@ -2,16 +2,9 @@ package dev.tether.store;
 
 import static dev.tether.store.TestFrames.done;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.SessionKey;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -56,60 +49,6 @@ class SubscriptionHandoffTest {
       sub.next().complete(new SubscriptionEvent.Closed("caller gave up"));
       s.append("vm", done(A, null, "one"));
       assertEquals(1L, seqOf(sub.next().get(30, TimeUnit.SECONDS)));
-    }
-  }
-
-  @Test
-  void nextCancelledWhileTheHandOffIsInFlight_putsTheFrameBackInOrder() throws Exception {
-    // A manual executor holds the hand-off so the cancel lands between claim and completion.
-    List<Runnable> held = new ArrayList<>();
-    try (MemoryTetherStore s = MemoryTetherStore.builder().executor(held::add).build();
-        Subscription sub = s.subscribe("vm", 8)) {
-      CompletableFuture<SubscriptionEvent> f = sub.next();
-      s.append("vm", done(A, null, "one")); // claimed for f, hand-off held
-      s.append("vm", done(A, null, "two")); // queued behind it
-      f.cancel(false);
-      CompletableFuture<SubscriptionEvent> g = sub.next(); // must not jump ahead to seq 2
-      assertEquals(1, held.size());
-      held.remove(0).run(); // the held hand-off fails on f, and passes seq 1 on to g
-      while (!held.isEmpty()) {
-        held.remove(0).run();
-      }
-      assertEquals(1L, seqOf(g.get(30, TimeUnit.SECONDS)));
-      assertEquals(2L, seqOf(sub.poll().orElseThrow()));
-      assertEquals(0, sub.lostFrames());
-    }
-  }
-
-  @Test
-  void nextWithTimeout_returnsAFrameTheStoreClaimedBeforeTheTimeout() throws Exception {
-    // The appender appends once the consumer blocks in next(Duration); the executor holds the
-    // claimed hand-off well past that call's timeout.
-    ExecutorService slow = Executors.newSingleThreadExecutor();
-    Thread consumer = Thread.currentThread();
-    try (MemoryTetherStore s = MemoryTetherStore.builder().executor(r -> slow.execute(() -> {
-      try {
-        Thread.sleep(1500);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      r.run();
-    })).build(); Subscription sub = s.subscribe("vm", 8)) {
-      Thread appender = new Thread(() -> {
-        while (consumer.getState() != Thread.State.TIMED_WAITING) {
-          Thread.onSpinWait();
-        }
-        s.append("vm", done(A, null, "one"));
-      });
-      appender.start();
-      Optional<SubscriptionEvent> e = sub.next(Duration.ofMillis(500));
-      appender.join();
-      assertTrue(e.isPresent(), "the claimed frame was dropped at the timeout");
-      assertEquals(1L, seqOf(e.get()));
-      assertTrue(sub.poll().isEmpty());
-      assertEquals(0, sub.lostFrames());
-    } finally {
-      slow.shutdownNow();
     }
   }
 }
