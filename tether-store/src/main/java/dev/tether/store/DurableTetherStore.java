@@ -51,7 +51,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * path with its own crash rules. The simpler design stays: one atomic transaction covers frame,
  * evictions and high-water mark.
  *
- * <p>Thread-safe. One writer thread owns the SQLite connection.
+ * <p><b>Faults.</b> A commit that fails (or an {@link Error} on the writer thread) makes the store
+ * fail-stop: the journal rolls back, the failure is logged once, the batch and every append queued
+ * behind it fail, nothing later is committed, and every later append throws an
+ * {@link IllegalStateException} naming the original cause. Reopen the store to continue.
+ * Eviction high-water marks (instance-wide and per session) are journalled with the evictions,
+ * so {@code gap} and {@code oldest_seq} answer the same after a restart.
+ *
+ * <p><b>Budget.</b> {@link Builder#maxTotalBytes} is enforced by the writer on the journal's
+ * ledgers with the rule of {@link MemoryTetherStore}; the rings mirror its evictions after the
+ * commit. A refused append fails with {@code STORE_FULL}; its seq is used up.
+ *
+ * <p>Thread-safe. One writer thread owns the SQLite connection; it never runs caller code.
  */
 public final class DurableTetherStore implements TetherStore {
   /** SQLite's {@code synchronous} setting for the journal. */

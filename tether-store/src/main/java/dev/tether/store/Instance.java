@@ -116,6 +116,15 @@ final class Instance {
 
   /** Stores {@code frame} with the next seq; returns it, or -1 when the instance was removed. */
   long append(Frame frame) {
+    return append(frame, 0);
+  }
+
+  /**
+   * As {@link #append(Frame)}, turning {@code reserved} bytes the store reserved in its budget
+   * into the ring's real growth in the same step (nothing is counted twice). When the instance
+   * was removed the reservation stays with the caller.
+   */
+  long append(Frame frame, long reserved) {
     List<Runnable> after;
     long seq;
     boolean idle;
@@ -125,7 +134,7 @@ final class Instance {
         return -1;
       }
       seq = ring.lastSeq() + 1;
-      after = publishLocked(frame.withSeq(seq), null);
+      after = publishLocked(frame.withSeq(seq), null, reserved);
       idle = idleLocked();
     } finally {
       lock.unlock();
@@ -149,7 +158,7 @@ final class Instance {
         return false;
       }
       for (Frame f : stored) {
-        after = publishLocked(f, after);
+        after = publishLocked(f, after, 0);
       }
     } finally {
       lock.unlock();
@@ -174,10 +183,10 @@ final class Instance {
     }
   }
 
-  private List<Runnable> publishLocked(Frame stored, List<Runnable> after) {
+  private List<Runnable> publishLocked(Frame stored, List<Runnable> after, long reserved) {
     long before = ring.bytes();
     ring.add(stored);
-    budget.add(ring.bytes() - before);
+    budget.add(ring.bytes() - before - reserved); // one step: the account never counts it twice
     if (waiters > 0) {
       SessionKey key = stored.session().orElse(null);
       if (key != null) {
@@ -345,14 +354,14 @@ final class Instance {
     } finally {
       lock.unlock();
     }
+    if (idle) {
+      onIdle.accept(this); // first, so a caller that sees the timeout sees the instance freed
+    }
     // Runs on the timer thread: hand caller code over.
     if (w.internal) {
       w.future.complete(r);
     } else {
       Handoff.run(executor, () -> w.future.complete(r));
-    }
-    if (idle) {
-      onIdle.accept(this);
     }
   }
 

@@ -140,24 +140,31 @@ public final class MemoryTetherStore implements TetherStore {
     Objects.requireNonNull(frame, "frame");
     TetherStore.requireInstance(instance);
     long size = frame.payload().size();
-    reserve(instance, size);
+    long reserved = reserve(instance, size);
+    boolean stored = false;
     try {
       while (true) {
-        long seq = instance(instance).append(frame);
+        long seq = instance(instance).append(frame, reserved);
         if (seq > 0) {
+          stored = true; // the reservation became the ring's growth
           return seq;
         }
         // Removed or freed concurrently: append to the instance's next history.
       }
     } finally {
-      budget.add(-size);
+      if (!stored) {
+        budget.add(-reserved);
+      }
     }
   }
 
-  /** Reserves {@code size} bytes in the store-wide budget, evicting as the class doc says. */
-  private void reserve(String instance, long size) {
+  /**
+   * Reserves {@code size} bytes in the store-wide budget, evicting as the class doc says; returns
+   * the bytes reserved (0 without a budget).
+   */
+  private long reserve(String instance, long size) {
     if (budget == StoreBudget.NONE) {
-      return;
+      return 0;
     }
     if (size > budget.max) {
       throw TetherException.of(ErrorCode.STORE_FULL, "a frame of " + size
@@ -170,6 +177,7 @@ public final class MemoryTetherStore implements TetherStore {
             + size + " more bytes for instance " + instance + "; retry later or remove instances");
       }
     }
+    return size;
   }
 
   /** Evicts the oldest frame of the instance holding the most bytes; false when none can give. */
