@@ -1,6 +1,7 @@
 package dev.tether.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,7 +81,7 @@ class CommandsTest {
 
   @Test
   void validate_hostileInputs_exit1WithACode() throws Exception {
-    for (String bad : List.of("", "{", "[]", "{\"type\":\"user.message\",\"payload\":{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64,AAAA\"}]}}")) {
+    for (String bad : List.of("", "{", "[]", "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64,AAAA\"}]}}")) {
       err.reset();
       assertEquals(ValidateCommand.INVALID, run("validate", file("h.json", bad.getBytes(StandardCharsets.UTF_8)).toString()), bad);
       assertTrue(stderr().matches("(?s)[A-Z_]+( \\(image \\d+\\))?: .+"), stderr());
@@ -89,7 +90,7 @@ class CommandsTest {
 
   @Test
   void validate_readsStandardInput() {
-    System.setIn(new ByteArrayInputStream(Fixtures.utf8("{\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}")));
+    System.setIn(new ByteArrayInputStream(Fixtures.utf8("{\"v\":1,\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}")));
     assertEquals(ValidateCommand.INVALID, run("validate", "-"));
     assertTrue(stderr().startsWith("IMAGES_NOT_ALLOWED: "), stderr());
   }
@@ -187,5 +188,13 @@ class CommandsTest {
   void noCommand_isAUsageError() {
     assertEquals(2, run());
     assertTrue(stderr().contains("Missing a command"), stderr());
+  }
+
+  @Test
+  void mcp_hostWithAnUnknownScheme_isRefusedAtStartInOneLine() {
+    assertEquals(2, run("mcp", "--host", "https://127.0.0.1:8731"));
+    String err = stderr().strip();
+    assertFalse(err.contains("\n"), err);
+    assertTrue(err.startsWith("tether mcp: --host address scheme 'https' is not supported"), err);
   }
 }
