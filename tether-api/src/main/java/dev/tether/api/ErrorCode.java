@@ -10,6 +10,8 @@ package dev.tether.api;
 public enum ErrorCode {
   /** Not JSON, not an object, a required field missing or of the wrong type. */
   MALFORMED_FRAME,
+  /** {@code v} is a number other than 1, the only protocol version there is. */
+  UNSUPPORTED_VERSION,
   /** The encoded frame is larger than {@link Limits#maxFrameBytes()}. */
   FRAME_TOO_LARGE,
   /** One image decodes to more than {@link Limits#maxImageBytes()}. */

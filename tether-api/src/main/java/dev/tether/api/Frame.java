@@ -24,7 +24,6 @@ public final class Frame {
 
   static final Set<String> ENVELOPE_FIELDS = Set.of("v", "type", "ts", "session", "msg_id", "seq", "payload");
 
-  private final Integer version;
   private final String type;
   private final Instant ts;
   private final SessionKey session;
@@ -32,9 +31,9 @@ public final class Frame {
   private final long seq;
   private final RawJson payload;
   private final Map<String, RawJson> extensions;
+  private final Map<String, RawJson> sessionExtensions;
 
   private Frame(Builder b) {
-    this.version = b.version;
     this.type = b.type;
     this.ts = b.ts;
     this.session = b.session;
@@ -42,6 +41,8 @@ public final class Frame {
     this.seq = b.seq;
     this.payload = b.payload;
     this.extensions = b.extensions.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
+    this.sessionExtensions = b.sessionExtensions.isEmpty()
+        ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.sessionExtensions));
   }
 
   /**
@@ -66,18 +67,17 @@ public final class Frame {
   /** A builder holding this frame's fields. */
   public Builder toBuilder() {
     Builder b = new Builder(type);
-    b.version = version;
     b.ts = ts;
     b.session = session;
     b.msgId = msgId;
     b.seq = seq;
     b.payload = payload;
     b.extensions.putAll(extensions);
+    b.sessionExtensions.putAll(sessionExtensions);
     return b;
   }
 
   private Frame(Frame other, long seq) {
-    this.version = other.version;
     this.type = other.type;
     this.ts = other.ts;
     this.session = other.session;
@@ -85,6 +85,7 @@ public final class Frame {
     this.seq = seq;
     this.payload = other.payload;
     this.extensions = other.extensions; // already unmodifiable
+    this.sessionExtensions = other.sessionExtensions;
   }
 
   /**
@@ -100,14 +101,23 @@ public final class Frame {
     return new Frame(this, seq);
   }
 
-  /** The protocol version {@code v}; 1 when the frame did not say. */
+  /**
+   * The protocol version {@code v}: always {@link #VERSION}. The codec refuses frames without
+   * {@code v} ({@code MALFORMED_FRAME}) or with another number ({@code UNSUPPORTED_VERSION}), and
+   * the writer always writes it.
+   */
   public int version() {
-    return version == null ? VERSION : version;
+    return VERSION;
   }
 
-  /** Whether the frame states its version. */
+  /**
+   * Always true: every frame is written with {@code v}.
+   *
+   * @deprecated {@code v} is mandatory on the wire; kept for source compatibility
+   */
+  @Deprecated
   public boolean hasVersion() {
-    return version != null;
+    return true;
   }
 
   public String type() {
@@ -141,6 +151,16 @@ public final class Frame {
     return payload != null;
   }
 
+  /**
+   * Fields of {@code session} other than {@code channel} and {@code id}, by name, in their
+   * original order. They are written back inside {@code session} (when the frame has one), so
+   * a read-modify-write round trip keeps them like {@link #extensions()}. They are not part of
+   * the {@link SessionKey}: two frames of the same session may carry different ones.
+   */
+  public Map<String, RawJson> sessionExtensions() {
+    return sessionExtensions;
+  }
+
   /** Envelope fields this SDK does not model, by name, in their original order. */
   public Map<String, RawJson> extensions() {
     return extensions;
@@ -165,19 +185,19 @@ public final class Frame {
   @Override
   public boolean equals(Object o) {
     return o instanceof Frame f
-        && Objects.equals(version, f.version)
         && type.equals(f.type)
         && Objects.equals(ts, f.ts)
         && Objects.equals(session, f.session)
         && Objects.equals(msgId, f.msgId)
         && seq == f.seq
         && Objects.equals(payload, f.payload)
-        && extensions.equals(f.extensions);
+        && extensions.equals(f.extensions)
+        && sessionExtensions.equals(f.sessionExtensions);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(version, type, ts, session, msgId, seq, payload, extensions);
+    return Objects.hash(type, ts, session, msgId, seq, payload, extensions, sessionExtensions);
   }
 
   @Override
@@ -188,7 +208,6 @@ public final class Frame {
 
   /** Builds a {@link Frame}. Not thread-safe. */
   public static final class Builder {
-    private Integer version;
     private final String type;
     private Instant ts;
     private SessionKey session;
@@ -196,6 +215,7 @@ public final class Frame {
     private long seq;
     private RawJson payload;
     private final Map<String, RawJson> extensions = new LinkedHashMap<>();
+    private final Map<String, RawJson> sessionExtensions = new LinkedHashMap<>();
 
     private Builder(String type) {
       Objects.requireNonNull(type, "type");
@@ -205,11 +225,15 @@ public final class Frame {
       this.type = type;
     }
 
+    /**
+     * The protocol version; only {@link Frame#VERSION} exists, and frames carry it by default.
+     *
+     * @throws IllegalArgumentException for any other number
+     */
     public Builder version(int version) {
-      if (version < 1) {
-        throw new IllegalArgumentException("version must be >= 1 but was " + version);
+      if (version != VERSION) {
+        throw new IllegalArgumentException("version must be " + VERSION + " but was " + version);
       }
-      this.version = version;
       return this;
     }
 
@@ -271,6 +295,20 @@ public final class Frame {
         throw new IllegalArgumentException("'" + name + "' is an envelope field; use its setter");
       }
       extensions.put(name, value);
+      return this;
+    }
+
+    /**
+     * A field of {@code session} this SDK does not model; written only when the frame has a
+     * session. {@code name} must not be {@code channel} or {@code id}.
+     */
+    public Builder sessionExtension(String name, RawJson value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (name.equals("channel") || name.equals("id")) {
+        throw new IllegalArgumentException("'" + name + "' is a session field; use session(SessionKey)");
+      }
+      sessionExtensions.put(name, value);
       return this;
     }
 

@@ -3,6 +3,7 @@ package dev.tether.api;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import dev.tether.api.internal.WireRules;
 import java.util.Arrays;
 
 /**
@@ -27,14 +28,29 @@ final class FrameReader {
    * @param shareInput true when the caller gives up {@code input}: slices then point into it
    */
   static Frame read(byte[] input, int offset, int length, boolean shareInput) {
+    // Before the parser, which judges surrogates in the names it decodes with other words.
+    SurrogateEscapes.check(input, offset, length);
+    return parse(input, offset, length, shareInput, false);
+  }
+
+  /**
+   * Reads a frame that a validator has already passed, or that this SDK stored itself: the
+   * surrogate scan is not repeated, and a missing {@code v} (rows journaled before the version
+   * became mandatory) reads as version 1.
+   */
+  static Frame readValidated(byte[] input, int offset, int length) {
+    return parse(input, offset, length, true, true);
+  }
+
+  private static Frame parse(byte[] input, int offset, int length, boolean shareInput, boolean versionOptional) {
     try (JsonParser p = JsonSupport.parser(input, offset, length)) {
-      return new FrameReader(input, offset, shareInput).readFrame(p);
+      return new FrameReader(input, offset, shareInput).readFrame(p, versionOptional);
     } catch (IOException e) {
       throw JsonSupport.malformed("frame is not valid JSON", e);
     }
   }
 
-  private Frame readFrame(JsonParser p) throws IOException {
+  private Frame readFrame(JsonParser p, boolean versionOptional) throws IOException {
     if (p.nextToken() != JsonToken.START_OBJECT) {
       throw malformed("a frame must be a JSON object");
     }
@@ -43,6 +59,7 @@ final class FrameReader {
     Integer version = null;
     String ts = null;
     SessionKey session = null;
+    java.util.Map<String, RawJson> sessionExtensions = java.util.Map.of();
     String msgId = null;
     long seq = 0;
     RawJson payload = null;
@@ -54,7 +71,15 @@ final class FrameReader {
         case "v" -> version = readVersion(p, t);
         case "type" -> type = requireString(p, t, "type");
         case "ts" -> ts = t == JsonToken.VALUE_NULL ? null : requireString(p, t, "ts");
-        case "session" -> session = t == JsonToken.VALUE_NULL ? null : readSession(p, t);
+        case "session" -> {
+          if (t == JsonToken.VALUE_NULL) {
+            session = null;
+            sessionExtensions = java.util.Map.of();
+          } else {
+            sessionExtensions = new java.util.LinkedHashMap<>();
+            session = readSession(p, t, sessionExtensions);
+          }
+        }
         case "msg_id" -> msgId = t == JsonToken.VALUE_NULL ? null : requireString(p, t, "msg_id");
         case "seq" -> seq = readSeq(p, t);
         case "payload" -> {
@@ -73,10 +98,11 @@ final class FrameReader {
     if (type == null || type.isEmpty()) {
       throw malformed("frame has no type; set \"type\", for example \"user.message\"");
     }
-    b = Frame.builder(type).session(session).msgId(msgId).seq(seq);
-    if (version != null) {
-      b.version(version);
+    if (version == null && !versionOptional) {
+      throw malformed(WireRules.VERSION_MISSING);
     }
+    b = Frame.builder(type).session(session).msgId(msgId).seq(seq);
+    sessionExtensions.forEach(b::sessionExtension);
     if (ts != null) {
       b.ts(Timestamps.parse(ts));
     }
@@ -105,8 +131,11 @@ final class FrameReader {
   }
 
   private static Integer readVersion(JsonParser p, JsonToken t) throws IOException {
-    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT || p.getIntValue() < 1) {
-      throw malformed("v must be a positive integer");
+    if (t != JsonToken.VALUE_NUMBER_INT) {
+      throw malformed(WireRules.VERSION_NOT_INTEGER);
+    }
+    if (p.getNumberType() != JsonParser.NumberType.INT || p.getIntValue() != Frame.VERSION) {
+      throw TetherException.of(ErrorCode.UNSUPPORTED_VERSION, WireRules.versionUnsupported(p.getText()));
     }
     return p.getIntValue();
   }
@@ -117,12 +146,13 @@ final class FrameReader {
     }
     if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
         || p.getLongValue() < 0) {
-      throw malformed("seq must be a non-negative integer");
+      throw malformed(WireRules.SEQ_NOT_COUNT);
     }
     return p.getLongValue();
   }
 
-  private static SessionKey readSession(JsonParser p, JsonToken t) throws IOException {
+  /** Reads {@code session}; fields other than channel and id go to {@code unknown} as raw JSON. */
+  private SessionKey readSession(JsonParser p, JsonToken t, java.util.Map<String, RawJson> unknown) throws IOException {
     if (t != JsonToken.START_OBJECT) {
       throw malformed("session must be an object {\"channel\": ..., \"id\": ...}");
     }
@@ -133,7 +163,7 @@ final class FrameReader {
       switch (name) {
         case "channel" -> channel = requireString(p, v, "session.channel");
         case "id" -> id = requireString(p, v, "session.id");
-        default -> p.skipChildren();
+        default -> unknown.put(name, slice(p));
       }
     }
     if (channel == null || id == null) {

@@ -15,9 +15,7 @@ final class FrameWriter {
   static void write(Frame frame, OutputStream out) throws IOException {
     try (JsonGenerator g = JsonSupport.generator(out)) {
       g.writeStartObject();
-      if (frame.hasVersion()) {
-        g.writeNumberField("v", frame.version());
-      }
+      g.writeNumberField("v", Frame.VERSION);
       g.writeStringField("type", frame.type());
       if (frame.ts().isPresent()) {
         g.writeStringField("ts", Timestamps.format(frame.ts().get()));
@@ -27,6 +25,9 @@ final class FrameWriter {
         g.writeObjectFieldStart("session");
         g.writeStringField("channel", s.channel());
         g.writeStringField("id", s.id());
+        for (Map.Entry<String, RawJson> e : frame.sessionExtensions().entrySet()) {
+          writeRawField(g, out, e.getKey(), e.getValue());
+        }
         g.writeEndObject();
       }
       if (frame.msgId().isPresent()) {

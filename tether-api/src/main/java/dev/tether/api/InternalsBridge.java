@@ -21,6 +21,6 @@ final class InternalsBridge implements ApiInternals.Bridge {
 
   @Override
   public Frame readShared(byte[] buffer, int offset, int length) {
-    return FrameReader.read(buffer, offset, length, true);
+    return FrameReader.readValidated(buffer, offset, length);
   }
 }

@@ -70,6 +70,7 @@ final class JsonSupport {
 
   /** Checks that the bytes hold exactly one JSON value, and nothing after it. */
   static void requireSingleValue(byte[] bytes, int offset, int length) {
+    SurrogateEscapes.check(bytes, offset, length);
     try (JsonParser p = parser(bytes, offset, length)) {
       if (p.nextToken() == null) {
         throw TetherException.of(ErrorCode.MALFORMED_FRAME, "expected a JSON value but the input is empty");

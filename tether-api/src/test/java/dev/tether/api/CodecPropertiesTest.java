@@ -95,7 +95,7 @@ class CodecPropertiesTest {
 
   @Test
   void framesInOtherUnicodeEncodings_areRejectedAsMalformed() {
-    String json = "{\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"},\"x\":[1]}";
+    String json = "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"},\"x\":[1]}";
     for (String charset : new String[] {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"}) {
       byte[] input = json.getBytes(java.nio.charset.Charset.forName(charset));
       TetherException e = assertThrows(TetherException.class, () -> CODEC.read(input), charset);
@@ -107,12 +107,12 @@ class CodecPropertiesTest {
 
   @Test
   void wireLimit_acceptsUpToTheLimitAndRejectsAbove_forRandomLimits() {
-    // A limit, a frame within 3 bytes of it either way (never below the 12-byte minimum frame),
+    // A limit, a frame within 3 bytes of it either way (never below the 18-byte minimum frame),
     // and an endless stream served in chunks of a random size.
     assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(5_000_000L)
-        .forAll(integers().between(12, 5011), integers().between(-3, 3), integers().between(1, 9000))
+        .forAll(integers().between(18, 5017), integers().between(-3, 3), integers().between(1, 9000))
         .checkAssert((limit, offset, chunk) -> {
-          int size = Math.max(12, limit + offset);
+          int size = Math.max(18, limit + offset);
           FrameCodec codec = FrameCodec.withLimits(Limits.builder().maxFrameBytes(limit).build());
           byte[] frame = FrameCodecTest.frameOfSize(size);
           String at = "limit " + limit + ", size " + size;

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class FrameCodecTest {
@@ -55,11 +56,10 @@ class FrameCodecTest {
 
   @Test
   void read_fromBytesAndStream_giveEveryEnvelopeField() throws Exception {
-    String json = "{\"v\":2,\"type\":\"assistant.done\",\"ts\":\"2026-01-02T03:04:05.123456789Z\","
+    String json = "{\"v\":1,\"type\":\"assistant.done\",\"ts\":\"2026-01-02T03:04:05.123456789Z\","
         + "\"session\":{\"channel\":\"telegram\",\"id\":\"42\"},\"msg_id\":\"host-9\",\"seq\":18,\"payload\":{\"text\":\"ok\"}}";
     for (Frame f : readBothWays(json)) {
-      assertEquals(2, f.version());
-      assertTrue(f.hasVersion());
+      assertEquals(1, f.version());
       assertEquals("assistant.done", f.type());
       assertEquals(Instant.parse("2026-01-02T03:04:05.123456789Z"), f.ts().orElseThrow());
       assertEquals(new SessionKey("telegram", "42"), f.session().orElseThrow());
@@ -72,8 +72,7 @@ class FrameCodecTest {
 
   @Test
   void read_minimalFrame_defaultsTheAbsentFields() throws Exception {
-    for (Frame f : readBothWays("{\"type\":\"control.cancel\"}")) {
-      assertFalse(f.hasVersion());
+    for (Frame f : readBothWays("{\"v\":1,\"type\":\"control.cancel\"}")) {
       assertEquals(1, f.version());
       assertTrue(f.ts().isEmpty());
       assertTrue(f.session().isEmpty());
@@ -83,7 +82,7 @@ class FrameCodecTest {
       assertEquals("{}", f.payload().toString());
       assertTrue(f.isHostToGuest());
       // Absent fields stay absent when written again.
-      assertEquals("{\"type\":\"control.cancel\"}", text(codec.write(f)));
+      assertEquals("{\"v\":1,\"type\":\"control.cancel\"}", text(codec.write(f)));
     }
   }
 
@@ -119,13 +118,13 @@ class FrameCodecTest {
 
   @Test
   void readModifyWrite_throughTheTypedView_keepsUnknownPayloadFields() {
-    String json = "{\"type\":\"assistant.done\",\"payload\":{\"x-first\":1,\"text\":\"a\",\"tool\":{\"n\":\"grep\"}}}";
+    String json = "{\"v\":1,\"type\":\"assistant.done\",\"payload\":{\"x-first\":1,\"text\":\"a\",\"tool\":{\"n\":\"grep\"}}}";
     Frame frame = codec.read(utf8(json));
     Payload.AssistantDone view = (Payload.AssistantDone) frame.payloadView();
     Payload.AssistantDone edited = new Payload.AssistantDone(view.text() + "b", view.images(), view.extra());
     Frame written = frame.toBuilder().payload(edited).build();
     // Canonical order: modelled fields first, then the unknown ones in their original order.
-    assertEquals("{\"type\":\"assistant.done\",\"payload\":{\"text\":\"ab\",\"x-first\":1,\"tool\":{\"n\":\"grep\"}}}",
+    assertEquals("{\"v\":1,\"type\":\"assistant.done\",\"payload\":{\"text\":\"ab\",\"x-first\":1,\"tool\":{\"n\":\"grep\"}}}",
         text(codec.write(written)));
   }
 
@@ -147,8 +146,8 @@ class FrameCodecTest {
   @Test
   void write_compactsTheEnvelopeButKeepsRawPayloadBytesVerbatim() {
     // Raw JSON is never re-encoded: the envelope is rewritten compactly, the payload is copied.
-    String pretty = "{\n  \"type\" : \"x\",\n  \"seq\" : 2,\n  \"payload\" : { \"a\" : 1 },\n  \"ext\" : [ 1 ]\n}\n";
-    assertEquals("{\"type\":\"x\",\"seq\":2,\"payload\":{ \"a\" : 1 },\"ext\":[ 1 ]}", text(codec.write(codec.read(utf8(pretty)))));
+    String pretty = "{\n  \"v\" : 1,\n  \"type\" : \"x\",\n  \"seq\" : 2,\n  \"payload\" : { \"a\" : 1 },\n  \"ext\" : [ 1 ]\n}\n";
+    assertEquals("{\"v\":1,\"type\":\"x\",\"seq\":2,\"payload\":{ \"a\" : 1 },\"ext\":[ 1 ]}", text(codec.write(codec.read(utf8(pretty)))));
   }
 
   @Test
@@ -161,7 +160,7 @@ class FrameCodecTest {
 
   @Test
   void reservedRefAndSize_areIgnoredOnReadAndNeverWritten() {
-    String json = "{\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":[{\"ref\":\"sha256:abc\","
+    String json = "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":[{\"ref\":\"sha256:abc\","
         + "\"media_type\":\"image/png\",\"size\":1048576,\"data\":\"iVBORw0KGgo=\"}]}}";
     Frame frame = codec.read(utf8(json));
     Payload.UserMessage view = (Payload.UserMessage) frame.payloadView();
@@ -177,7 +176,7 @@ class FrameCodecTest {
 
   @Test
   void refWithoutData_isRejectedBecauseRefIsOnlyReserved() {
-    Frame frame = codec.read(utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":["
+    Frame frame = codec.read(utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":["
         + "{\"media_type\":\"image/png\",\"data\":\"AAAA\"},{\"media_type\":\"image/png\",\"ref\":\"sha256:abc\",\"size\":3}]}}"));
     TetherException e = assertThrows(TetherException.class, frame::payloadView);
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
@@ -187,20 +186,20 @@ class FrameCodecTest {
 
   @Test
   void ts_withOffset_isReadAsTheUtcInstantAndWrittenInUtc() throws Exception {
-    for (Frame f : readBothWays("{\"type\":\"a\",\"ts\":\"2026-06-01T12:00:00.5+02:00\"}")) {
+    for (Frame f : readBothWays("{\"v\":1,\"type\":\"a\",\"ts\":\"2026-06-01T12:00:00.5+02:00\"}")) {
       assertEquals(Instant.parse("2026-06-01T10:00:00.500Z"), f.ts().orElseThrow());
-      assertEquals("{\"type\":\"a\",\"ts\":\"2026-06-01T10:00:00.500Z\"}", text(codec.write(f)));
+      assertEquals("{\"v\":1,\"type\":\"a\",\"ts\":\"2026-06-01T10:00:00.500Z\"}", text(codec.write(f)));
     }
     assertEquals(Instant.parse("2026-01-01T05:30:00Z"),
-        codec.read(utf8("{\"type\":\"a\",\"ts\":\"2025-12-31T23:00:00-06:30\"}")).ts().orElseThrow());
+        codec.read(utf8("{\"v\":1,\"type\":\"a\",\"ts\":\"2025-12-31T23:00:00-06:30\"}")).ts().orElseThrow());
     assertEquals(Instant.parse("2026-01-01T00:00:00Z"),
-        codec.read(utf8("{\"type\":\"a\",\"ts\":\"2026-01-01t00:00:00z\"}")).ts().orElseThrow(), "RFC 3339 allows lower case t and z");
+        codec.read(utf8("{\"v\":1,\"type\":\"a\",\"ts\":\"2026-01-01t00:00:00z\"}")).ts().orElseThrow(), "RFC 3339 allows lower case t and z");
   }
 
   @Test
   void ts_atTheEdgesOfRfc3339Years_isReadAndWrittenBack() {
     for (String ts : List.of("0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z", "0000-01-01T01:00:00+01:00")) {
-      Frame f = codec.read(utf8("{\"type\":\"a\",\"ts\":\"" + ts + "\"}"));
+      Frame f = codec.read(utf8("{\"v\":1,\"type\":\"a\",\"ts\":\"" + ts + "\"}"));
       assertEquals(f, codec.read(codec.write(f)), ts);
     }
   }
@@ -214,8 +213,8 @@ class FrameCodecTest {
 
   @Test
   void ts_missingOrNull_isTolerated() {
-    assertTrue(codec.read(utf8("{\"type\":\"a\"}")).ts().isEmpty());
-    assertTrue(codec.read(utf8("{\"type\":\"a\",\"ts\":null}")).ts().isEmpty());
+    assertTrue(codec.read(utf8("{\"v\":1,\"type\":\"a\"}")).ts().isEmpty());
+    assertTrue(codec.read(utf8("{\"v\":1,\"type\":\"a\",\"ts\":null}")).ts().isEmpty());
   }
 
   @ParameterizedTest
@@ -224,19 +223,19 @@ class FrameCodecTest {
       "\"+999999999-12-31T23:59:59-18:00\"", "\"+10000-01-01T00:00:00Z\"", "\"-0001-01-01T00:00:00Z\"",
       "\"0000-01-01T00:00:00+01:00\"", "\"9999-12-31T23:59:59-01:00\"", "\"26-01-02T03:04:05Z\""})
   void ts_thatIsNotRfc3339_isRejected(String ts) {
-    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"type\":\"a\",\"ts\":" + ts + "}")));
+    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"v\":1,\"type\":\"a\",\"ts\":" + ts + "}")));
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
     assertTrue(e.getMessage().contains("ts must be"), e.getMessage());
   }
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "{\"type\":\"a\",\"type\":\"b\"}",
-      "{\"type\":\"a\",\"payload\":{},\"payload\":{}}",
-      "{\"type\":\"a\",\"payload\":{\"k\":1,\"k\":2}}",
-      "{\"type\":\"a\",\"x\":{\"deep\":[{\"k\":1,\"k\":1}]}}",
-      "{\"type\":\"a\",\"session\":{\"channel\":\"host\",\"id\":\"a\",\"id\":\"b\"}}",
-      "{\"type\":\"a\",\"ext\":1,\"ext\":1}"})
+      "{\"v\":1,\"type\":\"a\",\"type\":\"b\"}",
+      "{\"v\":1,\"type\":\"a\",\"payload\":{},\"payload\":{}}",
+      "{\"v\":1,\"type\":\"a\",\"payload\":{\"k\":1,\"k\":2}}",
+      "{\"v\":1,\"type\":\"a\",\"x\":{\"deep\":[{\"k\":1,\"k\":1}]}}",
+      "{\"v\":1,\"type\":\"a\",\"session\":{\"channel\":\"host\",\"id\":\"a\",\"id\":\"b\"}}",
+      "{\"v\":1,\"type\":\"a\",\"ext\":1,\"ext\":1}"})
   void duplicateKeys_anywhere_areRejected(String json) {
     for (byte[] bytes : List.of(utf8(json))) {
       TetherException e = assertThrows(TetherException.class, () -> codec.read(bytes));
@@ -249,14 +248,14 @@ class FrameCodecTest {
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "", "   ", "[]", "\"frame\"", "null", "{", "{\"type\":\"a\"", "{\"type\":1}", "{\"type\":\"\"}", "{}",
-      "{\"type\":\"a\"} x", "{\"type\":\"a\"}{\"type\":\"a\"}", "{\"type\":\"a\",\"v\":0}", "{\"type\":\"a\",\"v\":\"1\"}",
-      "{\"type\":\"a\",\"v\":1.0}", "{\"type\":\"a\",\"v\":4294967297}", "{\"type\":\"a\",\"seq\":-1}",
-      "{\"type\":\"a\",\"seq\":1e3}", "{\"type\":\"a\",\"seq\":99999999999999999999}", "{\"type\":\"a\",\"payload\":[]}",
-      "{\"type\":\"a\",\"payload\":\"{}\"}", "{\"type\":\"a\",\"session\":\"host:default\"}",
-      "{\"type\":\"a\",\"session\":{\"channel\":\"host\"}}", "{\"type\":\"a\",\"session\":{\"channel\":1,\"id\":\"d\"}}",
-      "{\"type\":\"a\",\"msg_id\":5}", "{'type':'a'}", "{\"type\":\"a\",}", "{\"type\":\"a\",\"x\":NaN}",
-      "{\"type\":\"a\",\"x\":01}", "{\"type\":\"a\" /* c */}", "{\"type\":\"a\",\"x\":\"\u0001\"}"})
+      "", "   ", "[]", "\"frame\"", "null", "{", "{\"v\":1,\"type\":\"a\"", "{\"v\":1,\"type\":1}", "{\"v\":1,\"type\":\"\"}", "{}",
+      "{\"v\":1,\"type\":\"a\"} x", "{\"v\":1,\"type\":\"a\"}{\"v\":1,\"type\":\"a\"}", "{\"v\":1,\"type\":\"a\",\"v\":0}", "{\"v\":1,\"type\":\"a\",\"v\":\"1\"}",
+      "{\"v\":1,\"type\":\"a\",\"v\":1.0}", "{\"v\":1,\"type\":\"a\",\"v\":4294967297}", "{\"v\":1,\"type\":\"a\",\"seq\":-1}",
+      "{\"v\":1,\"type\":\"a\",\"seq\":1e3}", "{\"v\":1,\"type\":\"a\",\"seq\":99999999999999999999}", "{\"v\":1,\"type\":\"a\",\"payload\":[]}",
+      "{\"v\":1,\"type\":\"a\",\"payload\":\"{}\"}", "{\"v\":1,\"type\":\"a\",\"session\":\"host:default\"}",
+      "{\"v\":1,\"type\":\"a\",\"session\":{\"channel\":\"host\"}}", "{\"v\":1,\"type\":\"a\",\"session\":{\"channel\":1,\"id\":\"d\"}}",
+      "{\"v\":1,\"type\":\"a\",\"msg_id\":5}", "{'type':'a'}", "{\"v\":1,\"type\":\"a\",}", "{\"v\":1,\"type\":\"a\",\"x\":NaN}",
+      "{\"v\":1,\"type\":\"a\",\"x\":01}", "{\"v\":1,\"type\":\"a\" /* c */}", "{\"v\":1,\"type\":\"a\",\"x\":\"\u0001\"}"})
   void malformedInput_isRejectedAsMalformedFrame(String json) {
     TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8(json)));
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), e.getMessage());
@@ -269,20 +268,20 @@ class FrameCodecTest {
   void malformedMessages_doNotEchoTheInput() {
     String secret = "sk-secret-token-value";
     TetherException e = assertThrows(TetherException.class,
-        () -> codec.read(utf8("{\"type\":\"a\",\"x\":\"" + secret + "\" oops}")));
+        () -> codec.read(utf8("{\"v\":1,\"type\":\"a\",\"x\":\"" + secret + "\" oops}")));
     assertFalse(e.getMessage().contains(secret), e.getMessage());
   }
 
   @Test
   void read_rejectsTrailingGarbage() {
-    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"type\":\"a\"} x")));
+    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"v\":1,\"type\":\"a\"} x")));
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
   }
 
   @Test
   void read_deeplyNestedUnknownField_isRejectedNotAStackOverflow() {
     String deep = "[".repeat(100_000) + "]".repeat(100_000);
-    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"type\":\"a\",\"x\":" + deep + "}")));
+    TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8("{\"v\":1,\"type\":\"a\",\"x\":" + deep + "}")));
     assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
   }
 
@@ -290,7 +289,7 @@ class FrameCodecTest {
 
   /** A frame of exactly {@code size} bytes: a small frame padded with trailing whitespace. */
   static byte[] frameOfSize(int size) {
-    byte[] head = utf8("{\"type\":\"a\"}");
+    byte[] head = utf8("{\"v\":1,\"type\":\"a\"}");
     byte[] frame = Arrays.copyOf(head, size);
     Arrays.fill(frame, head.length, size, (byte) ' ');
     return frame;
@@ -345,7 +344,7 @@ class FrameCodecTest {
   @Test
   void read_fromStream_doesNotCloseIt() throws Exception {
     boolean[] closed = {false};
-    InputStream in = new ByteArrayInputStream(utf8("{\"type\":\"a\"}")) {
+    InputStream in = new ByteArrayInputStream(utf8("{\"v\":1,\"type\":\"a\"}")) {
       @Override
       public void close() {
         closed[0] = true;
@@ -367,18 +366,76 @@ class FrameCodecTest {
   }
 
   @Test
-  void loneSurrogateEscapes_surviveWriteAndCanonicalRewrite() {
-    for (String s : List.of("\\ud800", "x\\udc00", "\\ud83d\\ude00")) {
-      Frame frame = codec.read(utf8("{\"type\":\"user.message\",\"msg_id\":\"" + s + "\",\"payload\":{\"text\":\"" + s + "\"}}"));
+  void pairedSurrogateEscapes_surviveWriteAndCanonicalRewrite() {
+    for (String s : List.of("\\ud83d\\ude00", "x\\uD83D\\uDE00y", "\\\\ud800")) {
+      Frame frame = codec.read(utf8("{\"v\":1,\"type\":\"user.message\",\"msg_id\":\"" + s + "\",\"payload\":{\"text\":\"" + s + "\"}}"));
       assertEquals(frame, codec.read(codec.write(frame)), s);
       Frame canonical = frame.toBuilder().payload(frame.payloadView()).build();
       assertEquals(frame.payloadView(), codec.read(codec.write(canonical)).payloadView(), s);
     }
   }
 
+  @ParameterizedTest(name = "{0} in {1}")
+  @CsvSource(delimiter = '|', value = {
+      "\\ud800|msg_id", "\\udc00|msg_id", "\\ud800\\u0041|msg_id", "\\ud800\\ud800|payload text",
+      "\\udfff\\ud800|payload text", "\\ud800|payload key", "\\ud800|unknown field", "\\ud800|session id",
+      "\\ud800|session extra", "x\\udbff|nested unknown"})
+  void read_unpairedSurrogateEscapeInAnyString_isMalformed(String escape, String where) throws Exception {
+    String json = switch (where) {
+      case "msg_id" -> "{\"v\":1,\"type\":\"x.y\",\"msg_id\":\"" + escape + "\"}";
+      case "payload text" -> "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"" + escape + "\"}}";
+      case "payload key" -> "{\"v\":1,\"type\":\"x.y\",\"payload\":{\"" + escape + "\":1}}";
+      case "unknown field" -> "{\"v\":1,\"type\":\"x.y\",\"trace\":\"" + escape + "\"}";
+      case "session id" -> "{\"v\":1,\"type\":\"x.y\",\"session\":{\"channel\":\"host\",\"id\":\"" + escape + "\"}}";
+      case "session extra" -> "{\"v\":1,\"type\":\"x.y\",\"session\":{\"channel\":\"host\",\"id\":\"d\",\"n\":\"" + escape + "\"}}";
+      default -> "{\"v\":1,\"type\":\"x.y\",\"t\":[{\"a\":[\"" + escape + "\"]}]}";
+    };
+    for (java.util.concurrent.Callable<Frame> read : List.<java.util.concurrent.Callable<Frame>>of(
+        () -> codec.read(utf8(json)), () -> codec.read(new ByteArrayInputStream(utf8(json))))) {
+      TetherException e = assertThrows(TetherException.class, read::call, json);
+      assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+      assertTrue(e.getMessage().startsWith(dev.tether.api.internal.WireRules.LONE_SURROGATE), e.getMessage());
+    }
+    String payload = "{\"k\":\"" + escape + "\"}";
+    assertEquals(ErrorCode.MALFORMED_FRAME, assertThrows(TetherException.class, () -> RawJson.of(payload)).code());
+  }
+
+  @Test
+  void read_withoutVersion_isMalformedAndOtherNumbersAreUnsupported() throws Exception {
+    TetherException missing = assertThrows(TetherException.class, () -> codec.read(utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}")));
+    assertEquals(ErrorCode.MALFORMED_FRAME, missing.code());
+    assertEquals(dev.tether.api.internal.WireRules.VERSION_MISSING, missing.getMessage());
+    for (String v : List.of("2", "0", "-1", "-0", "2147483648", "99999999999999999999999999999999")) {
+      String json = "{\"v\":" + v + ",\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}";
+      TetherException e = assertThrows(TetherException.class, () -> codec.read(new ByteArrayInputStream(utf8(json))), v);
+      assertEquals(ErrorCode.UNSUPPORTED_VERSION, e.code(), v);
+      assertEquals(dev.tether.api.internal.WireRules.versionUnsupported(v), e.getMessage());
+    }
+    for (String v : List.of("1.0", "\"1\"", "null", "true", "[1]", "1e0")) {
+      String json = "{\"type\":\"user.message\",\"v\":" + v + "}";
+      TetherException e = assertThrows(TetherException.class, () -> codec.read(utf8(json)), v);
+      assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), v);
+      assertEquals(dev.tether.api.internal.WireRules.VERSION_NOT_INTEGER, e.getMessage(), v);
+    }
+  }
+
+  @Test
+  void unknownSessionFields_surviveARoundTripLikeOtherUnknownFields() throws Exception {
+    String json = "{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"thread\":{\"id\":7},"
+        + "\"id\":\"d\",\"topic\":\"t\"},\"payload\":{\"text\":\"hi\"}}";
+    Frame frame = codec.read(utf8(json));
+    assertEquals(new SessionKey("host", "d"), frame.session().orElseThrow());
+    assertEquals(List.of("thread", "topic"), List.copyOf(frame.sessionExtensions().keySet()));
+    assertEquals("{\"id\":7}", frame.sessionExtensions().get("thread").toString());
+    String written = text(codec.write(frame.toBuilder().seq(4).build()));
+    assertEquals("{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"d\","
+        + "\"thread\":{\"id\":7},\"topic\":\"t\"},\"seq\":4,\"payload\":{\"text\":\"hi\"}}", written);
+    assertEquals(frame.withSeq(4), codec.read(new ByteArrayInputStream(utf8(written))));
+  }
+
   @Test
   void readShared_atAnOffset_slicesTheRightBytes() {
-    String json = "{\"type\":\"user.message\",\"x\":[1,2],\"payload\":{\"text\":\"hi\",\"k\":{\"a\":1}}}";
+    String json = "{\"v\":1,\"type\":\"user.message\",\"x\":[1,2],\"payload\":{\"text\":\"hi\",\"k\":{\"a\":1}}}";
     byte[] bytes = utf8(json);
     byte[] buffer = new byte[bytes.length + 10];
     Arrays.fill(buffer, (byte) '#');
@@ -392,7 +449,7 @@ class FrameCodecTest {
 
   @Test
   void read_copiesFromTheCallersArray() {
-    byte[] json = utf8("{\"type\":\"a\",\"payload\":{\"k\":\"v\"}}");
+    byte[] json = utf8("{\"v\":1,\"type\":\"a\",\"payload\":{\"k\":\"v\"}}");
     Frame frame = codec.read(json);
     Arrays.fill(json, (byte) ' ');
     assertEquals("{\"k\":\"v\"}", frame.payload().toString());

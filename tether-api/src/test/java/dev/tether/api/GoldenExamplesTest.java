@@ -53,7 +53,7 @@ class GoldenExamplesTest {
 
   /** A frame of {@code type} whose payload is the golden file's bytes, verbatim. */
   private static byte[] wrap(String type, byte[] payload) {
-    byte[] head = ("{\"type\":\"" + type + "\",\"payload\":").getBytes(StandardCharsets.UTF_8);
+    byte[] head = ("{\"v\":1,\"type\":\"" + type + "\",\"payload\":").getBytes(StandardCharsets.UTF_8);
     byte[] frame = new byte[head.length + payload.length + 1];
     System.arraycopy(head, 0, frame, 0, head.length);
     System.arraycopy(payload, 0, frame, head.length, payload.length);
@@ -142,12 +142,14 @@ class GoldenExamplesTest {
     assertEquals(5, inner.get("next_seq").asInt());
     JsonNode frames = inner.get("frames");
     assertEquals(1, frames.size());
-    byte[] wire = JSON.writeValueAsBytes(frames.get(0));
-    Frame frame = CODEC.read(wire);
+    // The spec's example omits v, which the wire requires: refused as is, read once v is set.
+    assertMissingVersionIsRefused(JSON.writeValueAsBytes(frames.get(0)));
+    ObjectNode versioned = withVersion(frames.get(0));
+    Frame frame = CODEC.read(JSON.writeValueAsBytes(versioned));
     assertEquals("assistant.done", frame.type());
     assertEquals(5, frame.seq());
     assertEquals("resp-1", frame.msgId().orElseThrow());
-    assertEquals(frames.get(0), tree(CODEC.write(frame)));
+    assertEquals(versioned, tree(CODEC.write(frame)));
     // The {"_mcp_index": N} stubs are MCP output, not wire images: a typed view refuses them.
     TetherException e = assertThrows(TetherException.class, frame::payloadView);
     assertEquals(ErrorCode.UNSUPPORTED_MEDIA_TYPE, e.code());
@@ -166,7 +168,9 @@ class GoldenExamplesTest {
     List<String> types = new ArrayList<>();
     long maxSeq = 0;
     for (JsonNode node : result.get("frames")) {
-      Frame frame = assertFrameRoundTrips(JSON.writeValueAsBytes(node));
+      // The spec's frames omit v, which the wire requires: refused as is, read once v is set.
+      assertMissingVersionIsRefused(JSON.writeValueAsBytes(node));
+      Frame frame = assertFrameRoundTrips(JSON.writeValueAsBytes(withVersion(node)));
       types.add(frame.type());
       maxSeq = Math.max(maxSeq, frame.seq());
       assertTrue(frame.ts().isPresent());
@@ -174,6 +178,19 @@ class GoldenExamplesTest {
     assertEquals(List.of("status.presence", "assistant.delta", "assistant.done"), types);
     assertEquals(result.get("next_seq").asLong(), maxSeq);
     assertFalse(result.get("timed_out").asBoolean());
+  }
+
+  /** The spec example with {@code "v": 1} put first, as every frame on the wire must carry it. */
+  private static ObjectNode withVersion(JsonNode frame) {
+    ObjectNode versioned = JSON.createObjectNode().put("v", 1);
+    versioned.setAll((ObjectNode) frame);
+    return versioned;
+  }
+
+  private static void assertMissingVersionIsRefused(byte[] wire) {
+    TetherException e = assertThrows(TetherException.class, () -> CODEC.read(wire));
+    assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+    assertEquals(dev.tether.api.internal.WireRules.VERSION_MISSING, e.getMessage());
   }
 
   @Test

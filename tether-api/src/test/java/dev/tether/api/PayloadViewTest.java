@@ -24,7 +24,7 @@ class PayloadViewTest {
   private static final Image WEBP = new Image(MediaType.WEBP, "UklGRgAAAABXRUJQ");
 
   private static Payload view(String type, String payload) {
-    return CODEC.read(utf8("{\"type\":\"" + type + "\",\"payload\":" + payload + "}")).payloadView();
+    return CODEC.read(utf8("{\"v\":1,\"type\":\"" + type + "\",\"payload\":" + payload + "}")).payloadView();
   }
 
   private static String canonical(Payload payload) {
@@ -159,7 +159,7 @@ class PayloadViewTest {
     assertEquals("\"user\"", c.extra().get("reason").toString());
     assertEquals(expectedFrame("control.cancel", "{\"reason\":\"user\"}"), canonical(c));
     // A cancel frame without a payload still has a view.
-    assertEquals(new Payload.Cancel(Map.of()), CODEC.read(utf8("{\"type\":\"control.cancel\"}")).payloadView());
+    assertEquals(new Payload.Cancel(Map.of()), CODEC.read(utf8("{\"v\":1,\"type\":\"control.cancel\"}")).payloadView());
   }
 
   @ParameterizedTest

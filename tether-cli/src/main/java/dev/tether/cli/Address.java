@@ -59,6 +59,9 @@ sealed interface Address {
    *
    * @throws IllegalArgumentException naming the value when it is neither form
    */
+  /** A URI scheme ({@code name://}); only {@code http} is spoken. */
+  java.util.regex.Pattern SCHEME = java.util.regex.Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://");
+
   static Address parse(String value) {
     Objects.requireNonNull(value, "value");
     if (value.startsWith("unix:")) {
@@ -70,6 +73,12 @@ sealed interface Address {
         throw new IllegalArgumentException("address must be http://HOST:PORT but was '" + value + "'");
       }
       return new Tcp(uri.getHost(), uri.getPort());
+    }
+    java.util.regex.Matcher scheme = SCHEME.matcher(value);
+    if (scheme.find()) {
+      // Not a socket path that happens to contain "//": https:, ws:, a typo like htp:.
+      throw new IllegalArgumentException("address scheme '" + scheme.group(1) + "' is not supported in '" + value
+          + "'; use unix:/path/to.sock, /path/to.sock or http://HOST:PORT");
     }
     if (value.contains("/")) {
       return new Unix(Path.of(value));

@@ -115,18 +115,25 @@ final class DemoAgent implements AutoCloseable {
       }
       return;
     }
+    String id = msgId == null ? "seq-" + frame.seq() : msgId;
     Payload.UserMessage message;
     try {
       message = (Payload.UserMessage) frame.payloadView();
     } catch (TetherException | ClassCastException e) {
-      System.err.println("tether agent: skipping seq " + frame.seq() + ": " + e.getMessage());
+      // Still a turn: it ends with an error frame and idle presence, never in silence.
+      System.err.println("tether agent: cannot read seq " + frame.seq() + ": " + e.getMessage());
+      enqueue(session, id, () -> endWithError(session, id, e));
       return;
     }
-    String id = msgId == null ? "seq-" + frame.seq() : msgId;
     Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
     AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
+    enqueue(session, id, () -> answer(session, id, request, message, cancelled));
+  }
+
+  /** Runs {@code task} after the session's earlier answers, on the pool. */
+  private void enqueue(SessionKey session, String id, Runnable task) {
     tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
-        .thenRunAsync(() -> answer(session, id, request, message, cancelled), pool)
+        .thenRunAsync(task, pool)
         .exceptionally(t -> {
           System.err.println("tether agent: answering " + id + " failed: " + rootMessage(t));
           return null;
@@ -166,13 +173,50 @@ final class DemoAgent implements AutoCloseable {
       }
       post(Frame.of(session, msgId, done));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
-    } catch (IOException e) {
-      System.err.println("tether agent: cannot post the answer to " + msgId + ": " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (Exception | LinkageError | AssertionError e) {
+      // Whatever went wrong (the session log, the model, the host), the turn ends visibly.
+      System.err.println("tether agent: answering " + msgId + " failed: " + rootMessage(e));
+      endWithError(session, msgId, e);
     } finally {
       cancels.remove(msgId);
     }
+  }
+
+  /**
+   * Ends a turn that failed: an {@code error} frame ({@code {"code", "message"}}: the wire code of
+   * a {@link TetherException}, otherwise {@code AGENT_FAILED}) and {@code idle} presence, so the
+   * host never waits on silence. If the host cannot be reached either, one line says so.
+   */
+  private void endWithError(SessionKey session, String msgId, Throwable failure) {
+    try {
+      post(errorFrame(session, msgId, failure));
+      post(Frames.presence(session, msgId, Payload.Presence.IDLE));
+    } catch (IOException e) {
+      System.err.println("tether agent: cannot post the error for " + msgId + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static Frame errorFrame(SessionKey session, String msgId, Throwable failure) {
+    Throwable cause = failure;
+    while (!(cause instanceof TetherException) && cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    String code = cause instanceof TetherException t ? t.code().name() : "AGENT_FAILED";
+    String message = cause instanceof TetherException ? cause.getMessage()
+        : "the agent could not answer this message: " + rootMessage(failure);
+    com.fasterxml.jackson.databind.node.ObjectNode payload = Json.MAPPER.createObjectNode()
+        .put("code", code).put("message", message);
+    RawJson raw;
+    try {
+      raw = RawJson.ofUtf8(Json.MAPPER.writeValueAsBytes(payload));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    return Frame.builder(FrameTypes.ERROR).ts(Instant.now()).session(session).msgId(msgId).payload(raw).build();
   }
 
   private void post(Frame frame) throws IOException, InterruptedException {

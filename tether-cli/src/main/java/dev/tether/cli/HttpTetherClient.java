@@ -4,27 +4,26 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.mcp.EgressReadLoop;
+import dev.tether.mcp.HostRefusedException;
 import dev.tether.mcp.ReadRequest;
+import dev.tether.mcp.UnknownInstanceException;
 import dev.tether.mcp.ReadResult;
 import dev.tether.mcp.SendReceipt;
 import dev.tether.mcp.TetherClient;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
  * The remote {@link TetherClient} for {@code tether mcp --host ...}: the MCP tools' sends and
  * reads go to a tether host over its HTTP API ({@code POST .../tether}, {@code GET .../tether/poll}).
  *
- * <p>Design: {@code tether_read} returns egress only, but the poll endpoint filters by session and
- * type, not direction, so a page may hold only the session's own {@code user.message}s. Those are
- * dropped; when nothing else was on the page the read polls again from its {@code next_seq} with
- * what is left of the wait, so it neither returns early nor skips a frame (the same rule as the
- * in-process {@code StoreTetherClient}). Cancelling a read aborts the HTTP request in flight.
+ * <p>Design: reads go through the shared {@link EgressReadLoop} (the same loop as the in-process
+ * {@code StoreTetherClient}); each round is one poll. Cancelling a read aborts the HTTP request
+ * in flight.
  * A frame the host refuses completes the future with a {@link TetherException} carrying the host's
  * code; an unreachable host with an {@link java.io.IOException}. Thread-safe.
  */
@@ -45,53 +44,26 @@ final class HttpTetherClient implements TetherClient {
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
     return http.send(instance, frame)
         .thenApply(a -> new SendReceipt(a.msgId(), a.sessionId(), a.ingressSeq()))
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(translate(t)));
+        .exceptionallyCompose(t -> CompletableFuture.failedFuture(translate(t, instance)));
   }
 
   @Override
   public CompletableFuture<ReadResult> read(String instance, ReadRequest request) {
-    CompletableFuture<ReadResult> answer = new CompletableFuture<>();
-    AtomicReference<CompletableFuture<?>> pending = new AtomicReference<>();
-    answer.whenComplete((r, t) -> {
-      CompletableFuture<?> p = pending.get();
-      if (answer.isCancelled() && p != null) {
-        p.cancel(false);
-      }
-    });
-    long deadline = nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(request.waitMs());
-    round(instance, request, request.afterSeq(), deadline, answer, pending);
-    return answer;
-  }
-
-  private void round(String instance, ReadRequest request, long afterSeq, long deadline,
-      CompletableFuture<ReadResult> answer, AtomicReference<CompletableFuture<?>> pending) {
     boolean waits = request.waitMs() > 0;
-    long remainingMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - nanoTime.getAsLong()));
-    CompletableFuture<TetherHttpClient.Page> page = http.poll(instance, SessionKey.HOST_CHANNEL, request.sessionId(),
-        afterSeq, request.limit(), waits ? remainingMs : 0, request.types(), request.replyToMsgId().orElse(null));
-    pending.set(page);
-    if (answer.isCancelled()) {
-      page.cancel(false);
-      return;
-    }
-    page.whenComplete((result, failure) -> {
-      if (failure != null) {
-        answer.completeExceptionally(translate(failure));
-        return;
-      }
-      List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
-      boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
-      if (onlyOwnMessages && waits && deadline - nanoTime.getAsLong() > TimeUnit.MILLISECONDS.toNanos(1)) {
-        round(instance, request, result.nextSeq(), deadline, answer, pending);
-        return;
-      }
-      boolean timedOut = result.timedOut() || (onlyOwnMessages && waits);
-      answer.complete(new ReadResult(egress, result.nextSeq(), timedOut, result.gap(), result.gap() ? result.oldestSeq() : 0));
-    });
+    return EgressReadLoop.read(request, (afterSeq, waitNanos) -> EgressReadLoop.page(
+        http.poll(instance, SessionKey.HOST_CHANNEL, request.sessionId(), afterSeq, request.limit(),
+            waits ? TimeUnit.NANOSECONDS.toMillis(waitNanos) : 0, request.types(), request.replyToMsgId().orElse(null)),
+        p -> new ReadResult(p.frames(), p.nextSeq(), p.timedOut(), p.gap(), p.gap() ? p.oldestSeq() : 0),
+        t -> translate(t, instance)), nanoTime);
   }
 
-  /** A host's refusal with a wire error code becomes that TetherException; the rest pass through. */
-  static Throwable translate(Throwable t) {
+  /**
+   * A host's refusal with a wire error code becomes that TetherException; an unknown instance
+   * an {@link UnknownInstanceException}; any other 4xx a {@link HostRefusedException} (the request
+   * itself is wrong, so retrying cannot help); 5xx and transport failures pass through as
+   * {@link java.io.IOException}s (the host may recover).
+   */
+  static Throwable translate(Throwable t, String instance) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     if (cause instanceof TetherHttpClient.HttpError e) {
       for (ErrorCode code : ErrorCode.values()) {
@@ -99,7 +71,31 @@ final class HttpTetherClient implements TetherClient {
           return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);
         }
       }
+      if (e.status / 100 == 4 && e.status != 408 && e.status != 429) {
+        String said = e.status + " " + e.code + (e.detail == null || e.detail.isEmpty() ? "" : ": " + e.detail);
+        return refused(e.status, e.code, said, instance);
+      }
+    }
+    if (cause instanceof org.eclipse.jetty.client.HttpResponseException e && e.getResponse() != null
+        && e.getResponse().getStatus() / 100 == 4) {
+      // Jetty refuses some answers itself, such as a 401 without a WWW-Authenticate header.
+      int status = e.getResponse().getStatus();
+      return refused(status, "HTTP_" + status, status + ": " + e.getMessage(), instance);
     }
     return cause;
+  }
+
+  private static Throwable refused(int status, String code, String said, String instance) {
+    if ("INSTANCE_NOT_FOUND".equals(code)) {
+      return new UnknownInstanceException(instance);
+    }
+    HostRefusedException.Reason reason = switch (status) {
+      case 401, 403 -> HostRefusedException.Reason.UNAUTHORIZED;
+      case 404 -> HostRefusedException.Reason.NOT_FOUND;
+      default -> HostRefusedException.Reason.INVALID_ARGUMENTS;
+    };
+    String advice = reason == HostRefusedException.Reason.UNAUTHORIZED
+        ? "; check the token file given to 'tether mcp --token-file'" : "";
+    return new HostRefusedException(reason, said + advice);
   }
 }

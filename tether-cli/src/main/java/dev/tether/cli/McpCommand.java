@@ -24,7 +24,14 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
+    Address address;
+    try {
+      address = host == null ? Address.defaultSocket() : Address.parse(host);
+    } catch (IllegalArgumentException e) {
+      // Refused at start, in one line: an MCP client shows stderr of a server that did not start.
+      System.err.println("tether mcp: --host " + e.getMessage());
+      return 2;
+    }
     String token = Connections.token(address, tokenFile);
     try (TetherHttpClient http = new TetherHttpClient(address, token)) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);

@@ -1,5 +1,9 @@
 package dev.tether.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
@@ -55,7 +59,18 @@ final class TetherHttpClient implements AutoCloseable {
   /** A page of a poll. */
   record Page(List<Frame> frames, long nextSeq, boolean timedOut, boolean gap, long oldestSeq) {}
 
-  private static final int MAX_RESPONSE_BYTES = 64 << 20;
+  /** The cap on answers that are not pages (a POST's receipt, health): small JSON documents. */
+  private static final int MAX_SMALL_RESPONSE_BYTES = 1 << 20;
+  /** The most frames a page holds: the server clamps {@code limit} to this. */
+  static final int MAX_PAGE_FRAMES = 200;
+  /** The server's page size when a poll names none (or 0 or less). */
+  private static final int DEFAULT_PAGE_FRAMES = 50;
+  /** JSON around the frames of a page ({@code next_seq}, {@code gap}, ...) and between them. */
+  private static final int PAGE_OVERHEAD_BYTES = 64 * 1024;
+  private static final int PER_FRAME_OVERHEAD_BYTES = 1024;
+  private static final JsonFactory PAGE_JSON = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+      .build();
 
   private final HttpClient http;
   private final Address address;
@@ -91,7 +106,7 @@ final class TetherHttpClient implements AutoCloseable {
     Request r = request(HttpMethod.POST, path(instance, ""))
         .body(new BytesRequestContent("application/json", frameJson))
         .timeout(60, TimeUnit.SECONDS);
-    return exchange(r).thenApply(node -> new Accepted(
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(node -> new Accepted(
         node.path("msg_id").asText(), node.path("session_id").asText(), node.path("ingress_seq").asLong()));
   }
 
@@ -117,26 +132,81 @@ final class TetherHttpClient implements AutoCloseable {
     }
     param(q, "reply_to_msg_id", replyToMsgId);
     Request r = request(HttpMethod.GET, path(instance, "/poll") + q).timeout(waitMs + 30_000, TimeUnit.MILLISECONDS);
-    return exchange(r).thenApply(TetherHttpClient::page);
+    return exchange(r, maxPageBytes(limit, FrameCodec.standard().limits().maxFrameBytes()))
+        .thenApply(TetherHttpClient::page);
   }
 
   /** {@code GET /v1/health}: the number of waits (long-polls and streams) the host holds. */
   CompletableFuture<Integer> waitsHeld() {
-    return exchange(request(HttpMethod.GET, "/v1/health").timeout(10, TimeUnit.SECONDS))
-        .thenApply(n -> n.path("waits").asInt());
+    return exchange(request(HttpMethod.GET, "/v1/health").timeout(10, TimeUnit.SECONDS), MAX_SMALL_RESPONSE_BYTES)
+        .thenApply(TetherHttpClient::json).thenApply(n -> n.path("waits").asInt());
   }
 
-  private static Page page(JsonNode node) {
+  /**
+   * The response cap for a page of {@code limit} frames: the largest page the server can send,
+   * {@code limit} frames of {@code maxFrameBytes} each plus the JSON around them, so no page the
+   * server may legitimately send is ever refused (three unread 27 MB images used to exceed a
+   * fixed 64 MiB cap and stop every later read). A Java array holds at most 2 GiB, which bounds
+   * it; the server's own ring and store budgets keep real pages far smaller.
+   */
+  static int maxPageBytes(int limit, int maxFrameBytes) {
+    int frames = limit <= 0 ? DEFAULT_PAGE_FRAMES : Math.min(limit, MAX_PAGE_FRAMES);
+    long bytes = (long) frames * ((long) maxFrameBytes + PER_FRAME_OVERHEAD_BYTES) + PAGE_OVERHEAD_BYTES;
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
+  }
+
+  /**
+   * Parses a page with Jackson's streaming parser: each frame's bytes are located by offset,
+   * skipped without decoding its strings, and read by the codec (which checks it like any frame
+   * from the wire). Nothing is re-encoded and no tree of the page is built.
+   */
+  private static Page page(ContentResponse response) {
+    requireSuccess(response);
+    byte[] body = response.getContent();
     List<Frame> frames = new ArrayList<>();
-    for (JsonNode f : node.path("frames")) {
-      try {
-        frames.add(FrameCodec.standard().read(Json.MAPPER.writeValueAsBytes(f)));
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+    long nextSeq = 0;
+    boolean timedOut = false;
+    boolean gap = false;
+    long oldestSeq = 0;
+    try (JsonParser p = PAGE_JSON.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw badPage(response, "a page must be a JSON object");
       }
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "frames" -> {
+            if (t != JsonToken.START_ARRAY) {
+              throw badPage(response, "frames must be an array");
+            }
+            while (p.nextToken() == JsonToken.START_OBJECT) {
+              int from = (int) p.currentTokenLocation().getByteOffset();
+              p.skipChildren();
+              int to = (int) p.currentLocation().getByteOffset();
+              frames.add(FrameCodec.standard().read(java.util.Arrays.copyOfRange(body, from, to)));
+            }
+            if (p.currentToken() != JsonToken.END_ARRAY) {
+              throw badPage(response, "frames must hold frame objects");
+            }
+          }
+          case "next_seq" -> nextSeq = p.getValueAsLong();
+          case "timed_out" -> timedOut = p.getValueAsBoolean();
+          case "gap" -> gap = p.getValueAsBoolean();
+          case "oldest_seq" -> oldestSeq = p.getValueAsLong();
+          default -> p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      throw badPage(response, e.getMessage());
+    } catch (TetherException e) {
+      throw badPage(response, "a frame in the page is invalid: " + e.getMessage());
     }
-    return new Page(frames, node.path("next_seq").asLong(), node.path("timed_out").asBoolean(),
-        node.path("gap").asBoolean(), node.path("oldest_seq").asLong());
+    return new Page(frames, nextSeq, timedOut, gap, oldestSeq);
+  }
+
+  private static java.util.concurrent.CompletionException badPage(ContentResponse response, String why) {
+    return new java.util.concurrent.CompletionException(
+        new HttpError(response.getStatus(), "BAD_RESPONSE", "the host answered with a bad page: " + why, -1));
   }
 
   private Request request(HttpMethod method, String pathAndQuery) {
@@ -151,15 +221,22 @@ final class TetherHttpClient implements AutoCloseable {
   }
 
   /** Sends {@code r}; cancelling the returned future aborts the request (a long-poll ends at once). */
-  private static CompletableFuture<JsonNode> exchange(Request r) {
-    CompletableFuture<ContentResponse> sent = new CompletableResponseListener(r, MAX_RESPONSE_BYTES).send();
-    CompletableFuture<JsonNode> result = sent.thenApply(TetherHttpClient::json);
+  private static CompletableFuture<ContentResponse> exchange(Request r, int maxResponseBytes) {
+    CompletableFuture<ContentResponse> sent = new CompletableResponseListener(r, maxResponseBytes).send();
+    CompletableFuture<ContentResponse> result = sent.thenApply(x -> x);
     result.whenComplete((n, t) -> {
       if (result.isCancelled()) {
         r.abort(new java.util.concurrent.CancellationException("cancelled by the caller"));
       }
     });
     return result;
+  }
+
+  /** A non-2xx answer becomes an {@link HttpError} with the API's error code. */
+  private static void requireSuccess(ContentResponse response) {
+    if (response.getStatus() / 100 != 2) {
+      json(response);
+    }
   }
 
   private static JsonNode json(ContentResponse response) {

@@ -38,4 +38,13 @@ class AddressTest {
     assertFalse(new Address.Tcp("0.0.0.0", 1).isLoopback());
     assertFalse(new Address.Tcp("10.1.2.3", 1).isLoopback());
   }
+
+  @Test
+  void unknownScheme_isRefusedInsteadOfReadAsASocketPath() {
+    for (String value : java.util.List.of("https://127.0.0.1:8080", "ws://h:1", "htp://127.0.0.1:1", "file:///tmp/t.sock")) {
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> Address.parse(value), value);
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("is not supported"), e.getMessage());
+    }
+  }
 }

@@ -83,7 +83,7 @@ class CommandsTest {
 
   @Test
   void validate_hostileInputs_exit1WithACode() throws Exception {
-    for (String bad : List.of("", "{", "[]", "{\"type\":\"user.message\",\"payload\":{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64,AAAA\"}]}}")) {
+    for (String bad : List.of("", "{", "[]", "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64,AAAA\"}]}}")) {
       err.reset();
       assertEquals(ValidateCommand.INVALID, run("validate", file("h.json", bad.getBytes(StandardCharsets.UTF_8)).toString()), bad);
       assertTrue(stderr().matches("(?s)[A-Z_]+( \\(image \\d+\\))?: .+"), stderr());
@@ -92,7 +92,7 @@ class CommandsTest {
 
   @Test
   void validate_readsStandardInput() {
-    System.setIn(new ByteArrayInputStream(Fixtures.utf8("{\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}")));
+    System.setIn(new ByteArrayInputStream(Fixtures.utf8("{\"v\":1,\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}")));
     assertEquals(ValidateCommand.INVALID, run("validate", "-"));
     assertTrue(stderr().startsWith("IMAGES_NOT_ALLOWED: "), stderr());
   }
@@ -293,5 +293,13 @@ class CommandsTest {
   void serve_zeroInstances_oneLineExit2() {
     assertOneLineUsageError(run("serve", "--max-instances", "0", "--socket", dir.resolve("s.sock").toString()),
         "--max-instances must be at least 1");
+  }
+
+  @Test
+  void mcp_hostWithAnUnknownScheme_isRefusedAtStartInOneLine() {
+    assertEquals(2, run("mcp", "--host", "https://127.0.0.1:8731"));
+    String err = stderr().strip();
+    assertFalse(err.contains("\n"), err);
+    assertTrue(err.startsWith("tether mcp: --host address scheme 'https' is not supported"), err);
   }
 }

@@ -246,4 +246,65 @@ class DemoAgentTest {
     send(Frames.userMessage(s, "r-1", "hello", List.of(), null));
     assertEquals("Sorry, the model call failed: turn 1 (assistant) holds only empty text", done(replyTo(s, "r-1")).text());
   }
+
+  /** Answers "ok" at once, whatever the message: for tests about the agent, not the replier. */
+  private static final class OkReplier implements Replier {
+    @Override
+    public Reply reply(List<Turn> history, Payload.UserMessage message, Consumer<String> deltas, BooleanSupplier cancelled) {
+      return new Reply("ok " + message.text().length(), List.of());
+    }
+
+    @Override
+    public String describe() {
+      return "ok";
+    }
+  }
+
+  @Test
+  void replierFailingUnexpectedly_endsTheTurnWithAnErrorFrameAndIdle_insteadOfSilence() throws Exception {
+    startAgent(new Replier() {
+      @Override
+      public Reply reply(List<Turn> history, Payload.UserMessage message, Consumer<String> deltas, BooleanSupplier cancelled) {
+        throw new IllegalStateException("the model client broke");
+      }
+
+      @Override
+      public String describe() {
+        return "broken";
+      }
+    });
+    SessionKey s = SessionKey.host("e");
+    send(Frames.userMessage(s, "e-1", "hello", List.of(), null));
+    List<Frame> reply = replyTo(s, "e-1");
+    Frame error = reply.stream().filter(f -> f.type().equals(FrameTypes.ERROR)).findFirst()
+        .orElseThrow(() -> new AssertionError("no error frame: " + reply));
+    assertTrue(error.payload().toString().contains("\"code\":\"AGENT_FAILED\""), error.payload().toString());
+    assertTrue(error.payload().toString().contains("the model client broke"), error.payload().toString());
+    assertEquals(FrameTypes.STATUS_PRESENCE, reply.get(reply.size() - 1).type());
+    // The agent goes on answering.
+    send(Frames.userMessage(s, "e-2", "again", List.of(), null));
+    assertTrue(replyTo(s, "e-2").stream().anyMatch(f -> f.type().equals(FrameTypes.ERROR)));
+  }
+
+  @Test
+  void userMessageWith300KiBOfText_isStoredAndAnswered() throws Exception {
+    startAgent(new OkReplier());
+    SessionKey s = SessionKey.host("big");
+    String text = "y".repeat(300 * 1024);
+    send(Frames.userMessage(s, "b-1", text, List.of(), null));
+    assertEquals("ok " + text.length(), done(replyTo(s, "b-1")).text());
+    assertEquals(2, sessions.open(s).size(), "the request and the answer are in the session");
+  }
+
+  @Test
+  void threeUnread27MegabyteMessages_doNotStopTheAgentsReads() throws Exception {
+    SessionKey s = SessionKey.host("huge");
+    for (int i = 0; i < 3; i++) {
+      send(Frames.userMessage(s, "h-" + i, "z".repeat(27_000_000), List.of(), null));
+    }
+    send(Frames.userMessage(s, "small", "hi", List.of(), null));
+    startAgent(new OkReplier());
+    // One page holds all four (about 81 MB): it used to exceed the client's 64 MiB response cap forever.
+    assertEquals("ok 2", done(replyTo(s, "small")).text());
+  }
 }

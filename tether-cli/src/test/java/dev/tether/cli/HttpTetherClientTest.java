@@ -98,4 +98,87 @@ class HttpTetherClientTest {
     }
   }
 
+
+  /** A real HTTP server on 127.0.0.1 that answers every request with {@code status} and the API's JSON error body. */
+  private static com.sun.net.httpserver.HttpServer refusing(int status, String code) throws java.io.IOException {
+    com.sun.net.httpserver.HttpServer refusing = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    refusing.createContext("/", exchange -> {
+      byte[] body = ("{\"error\":{\"code\":\"" + code + "\",\"message\":\"refused\"}}")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.getRequestBody().readAllBytes();
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    refusing.start();
+    return refusing;
+  }
+
+  @Test
+  void hostAnswering4xx_isADefiniteRefusal_notAnUnreachableHost() throws Exception {
+    record Expect(int status, String code, Class<?> type, dev.tether.mcp.HostRefusedException.Reason reason) {}
+    List<Expect> cases = List.of(
+        new Expect(400, "BAD_REQUEST", dev.tether.mcp.HostRefusedException.class, dev.tether.mcp.HostRefusedException.Reason.INVALID_ARGUMENTS),
+        new Expect(401, "UNAUTHORIZED", dev.tether.mcp.HostRefusedException.class, dev.tether.mcp.HostRefusedException.Reason.UNAUTHORIZED),
+        new Expect(403, "FORBIDDEN", dev.tether.mcp.HostRefusedException.class, dev.tether.mcp.HostRefusedException.Reason.UNAUTHORIZED),
+        new Expect(404, "NOT_FOUND", dev.tether.mcp.HostRefusedException.class, dev.tether.mcp.HostRefusedException.Reason.NOT_FOUND),
+        new Expect(404, "INSTANCE_NOT_FOUND", dev.tether.mcp.UnknownInstanceException.class, null));
+    for (Expect c : cases) {
+      com.sun.net.httpserver.HttpServer host = refusing(c.status, c.code);
+      try (TetherHttpClient remote = new TetherHttpClient(new Address.Tcp("127.0.0.1", host.getAddress().getPort()), "t")) {
+        HttpTetherClient refused = new HttpTetherClient(remote);
+        for (CompletableFuture<?> call : List.of(
+            refused.read("vm", new ReadRequest("s", 0, 50, 0, List.of(), Optional.empty())),
+            refused.send("vm", Fixtures.userMessage("s", "hi")))) {
+          ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS), c.toString());
+          assertTrue(c.type.isInstance(e.getCause()), c + ": " + e.getCause());
+          if (c.reason != null) {
+            assertEquals(c.reason, ((dev.tether.mcp.HostRefusedException) e.getCause()).reason(), c.toString());
+          }
+        }
+      } finally {
+        host.stop(0);
+      }
+    }
+  }
+
+  @Test
+  void read_gapSeenInTheFirstRound_isKeptWhenALaterRoundAnswers() throws Exception {
+    Address.Unix address = new Address.Unix(dir.resolve("small.sock"));
+    MemoryTetherStore small = MemoryTetherStore.create(dev.tether.store.Retention.builder().maxFrames(2).build());
+    try (TetherServer host = TetherServer.start(address, small, null, 16);
+        TetherHttpClient remote = new TetherHttpClient(address, null)) {
+      HttpTetherClient reader = new HttpTetherClient(remote);
+      for (int i = 1; i <= 3; i++) {
+        reader.send("vm", Fixtures.userMessage("s", "q" + i)).get(10, TimeUnit.SECONDS);
+      }
+      CompletableFuture<ReadResult> read = reader.read("vm", new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
+      Thread.sleep(200);
+      small.append("vm", Frames.assistantDone(SessionKey.host("s"), "host-1", "answer", List.of()));
+      ReadResult r = read.get(20, TimeUnit.SECONDS);
+      assertEquals(1, r.frames().size(), r.toString());
+      assertTrue(r.gap(), "a later round overwrote the gap: " + r);
+      assertEquals(2, r.oldestSeq());
+    }
+  }
+
+  @Test
+  void threeUnread27MegabyteAnswers_areReadInOnePage_notRefusedByTheResponseCap() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      server.store().append("vm", Frames.assistantDone(SessionKey.host("s"), "m-" + i, "z".repeat(27_000_000), List.of()));
+    }
+    ReadResult r = client.read("vm", new ReadRequest("s", 0, 50, 0, List.of(), Optional.empty())).get(60, TimeUnit.SECONDS);
+    assertEquals(3, r.frames().size());
+    assertEquals(3, r.nextSeq());
+  }
+
+  @Test
+  void pageCap_holdsTheLargestPageTheServerCanSend() {
+    int maxFrame = dev.tether.api.Limits.defaults().maxFrameBytes();
+    assertTrue(TetherHttpClient.maxPageBytes(3, maxFrame) > 3L * maxFrame);
+    assertTrue(TetherHttpClient.maxPageBytes(0, maxFrame) > 50L * maxFrame, "the server's default page of 50");
+    assertEquals(Integer.MAX_VALUE - 8, TetherHttpClient.maxPageBytes(200, maxFrame), "bounded by what an array holds");
+  }
 }

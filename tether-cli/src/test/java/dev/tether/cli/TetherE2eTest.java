@@ -85,7 +85,7 @@ class TetherE2eTest {
       assertEquals(413, declared.status());
       assertEquals("FRAME_TOO_LARGE", declared.errorCode());
 
-      byte[] head = Fixtures.utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"");
+      byte[] head = Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"");
       RawHttp.Reply chunked = http.postChunked(path, head, Limits.MAX_FRAME_BYTES + (1L << 20), (byte) 'a');
       assertEquals(413, chunked.status(), chunked.body());
       assertEquals("FRAME_TOO_LARGE", chunked.errorCode());

@@ -66,7 +66,7 @@ class TetherServerTest {
 
   @Test
   void post_frameWithoutMsgIdOrSession_getsHostIdAndDefaultSession() throws Exception {
-    RawHttp.Reply r = http.post(BASE, Fixtures.utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}"));
+    RawHttp.Reply r = http.post(BASE, Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}"));
     assertEquals(200, r.status(), r.body());
     assertTrue(r.json().get("msg_id").asText().startsWith("host-"), r.body());
     assertEquals("default", r.json().get("session_id").asText());
@@ -89,8 +89,8 @@ class TetherServerTest {
 
   @Test
   void post_hostileBodies_400MalformedAndNothingStored() throws Exception {
-    for (String body : List.of("", "not json", "[1,2]", "{\"type\":5}", "{\"type\":\"user.message\",\"payload\":{}}",
-        "{\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}", "{\"type\":\"user.message\"")) {
+    for (String body : List.of("", "not json", "[1,2]", "{\"v\":1,\"type\":5}", "{\"v\":1,\"type\":\"user.message\",\"payload\":{}}",
+        "{\"v\":1,\"type\":\"assistant.delta\",\"payload\":{\"text\":\"x\",\"images\":[]}}", "{\"v\":1,\"type\":\"user.message\"")) {
       RawHttp.Reply r = http.post(BASE, Fixtures.utf8(body));
       assertEquals(400, r.status(), body + " -> " + r.body());
       assertTrue(Set.of("MALFORMED_FRAME", "IMAGES_NOT_ALLOWED").contains(r.errorCode()), body + " -> " + r.body());
@@ -109,7 +109,7 @@ class TetherServerTest {
 
   @Test
   void post_bodyExactlyAtLimit_isRead() throws Exception {
-    String json = "{\"type\":\"user.message\",\"payload\":{\"text\":\"x\"}}";
+    String json = "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"x\"}}";
     byte[] body = new byte[SMALL_LIMIT];
     java.util.Arrays.fill(body, (byte) ' ');
     System.arraycopy(Fixtures.utf8(json), 0, body, 0, json.length());
@@ -118,7 +118,7 @@ class TetherServerTest {
 
   @Test
   void post_chunkedBodyOverLimit_413WhileStreaming_andServerKeepsServing() throws Exception {
-    byte[] head = Fixtures.utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"");
+    byte[] head = Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"");
     RawHttp.Reply r = http.postChunked(BASE, head, 3L * SMALL_LIMIT / 2, (byte) 'a');
     assertEquals(413, r.status(), r.body());
     assertEquals("FRAME_TOO_LARGE", r.errorCode());
@@ -128,7 +128,7 @@ class TetherServerTest {
 
   @Test
   void post_chunkedBodyFarOverLimit_connectionIsClosed_andServerKeepsServing() throws Exception {
-    byte[] head = Fixtures.utf8("{\"type\":\"user.message\",\"payload\":{\"text\":\"");
+    byte[] head = Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"");
     try {
       RawHttp.Reply r = http.postChunked(BASE, head, 40L * SMALL_LIMIT, (byte) 'a');
       assertEquals(413, r.status(), r.body()); // when the client read the answer before the close

@@ -127,10 +127,56 @@ class ConsumerValidationTest {
   }
 
   @Test
-  void caseTable_coversEveryCodeButTheWireLimit() {
+  void caseTable_coversEveryCodeButTheWireLimitAndTheEnvelopeVersion() {
+    // The version is an envelope rule, which payload entry points never see: it has its own test.
     Set<ErrorCode> covered = EnumSet.noneOf(ErrorCode.class);
     cases().forEach(c -> covered.add(c.code));
-    assertEquals(EnumSet.complementOf(EnumSet.of(ErrorCode.FRAME_TOO_LARGE)), covered);
+    assertEquals(EnumSet.complementOf(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION)), covered);
+  }
+
+  /** The byte entry points and the codec behind VALIDATE_FRAME: every one that sees the envelope. */
+  private static final List<Wire.Consumer> ENVELOPE_ENTRIES = List.of(Wire.Consumer.VALIDATE_BYTES,
+      Wire.Consumer.VALIDATE_BYTES_RANGE, Wire.Consumer.READ_STREAM, Wire.Consumer.READ_BYTES, Wire.Consumer.VALIDATE_FRAME);
+
+  @Test
+  void frameWithoutV_isMalformedAndAnotherVersionIsUnsupported_alikeInValidatorAndCodec() throws Exception {
+    String rest = "\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}";
+    for (Wire.Consumer entry : ENVELOPE_ENTRIES) {
+      TetherException missing = entry.outcome(VALIDATOR, ("{" + rest).getBytes(StandardCharsets.UTF_8)).orElseThrow();
+      assertEquals(ErrorCode.MALFORMED_FRAME, missing.code(), entry.toString());
+      assertEquals(dev.tether.api.internal.WireRules.VERSION_MISSING, missing.getMessage(), entry.toString());
+      for (String v : List.of("2", "0", "-1", "2147483648")) {
+        TetherException e = entry.outcome(VALIDATOR, ("{\"v\":" + v + "," + rest).getBytes(StandardCharsets.UTF_8)).orElseThrow();
+        assertEquals(ErrorCode.UNSUPPORTED_VERSION, e.code(), entry + " v=" + v);
+        assertEquals(dev.tether.api.internal.WireRules.versionUnsupported(v), e.getMessage(), entry + " v=" + v);
+      }
+      for (String v : List.of("1.0", "\"1\"", "null", "1e0")) {
+        TetherException e = entry.outcome(VALIDATOR, ("{\"v\":" + v + "," + rest).getBytes(StandardCharsets.UTF_8)).orElseThrow();
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), entry + " v=" + v);
+        assertEquals(dev.tether.api.internal.WireRules.VERSION_NOT_INTEGER, e.getMessage(), entry + " v=" + v);
+      }
+    }
+  }
+
+  @Test
+  void unpairedSurrogateEscape_isMalformedWithTheCodecsWords_inAnyString() throws Exception {
+    for (String escape : List.of("\\ud800", "\\udfff", "\\ud800\\u0041", "\\udc00\\ud800")) {
+      for (String json : List.of(
+          "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"" + escape + "\"}}",
+          "{\"v\":1,\"type\":\"x.y\",\"session\":{\"channel\":\"" + escape + "\",\"id\":\"d\"}}",
+          "{\"v\":1,\"type\":\"x.y\",\"" + escape + "\":[{\"k\":1}]}",
+          "{\"v\":1,\"type\":\"assistant.done\",\"payload\":{\"text\":\"\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"" + escape + "\"}]}}")) {
+        for (Wire.Consumer entry : ENVELOPE_ENTRIES) {
+          TetherException e = entry.outcome(VALIDATOR, json.getBytes(StandardCharsets.UTF_8))
+              .orElseThrow(() -> new AssertionError(entry + " accepted " + json));
+          assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), entry + ": " + json);
+          assertTrue(e.getMessage().startsWith(dev.tether.api.internal.WireRules.LONE_SURROGATE), entry + ": " + e.getMessage());
+        }
+      }
+    }
+    // A paired escape is fine, and so is an escaped backslash followed by "ud800".
+    VALIDATOR.validate("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"\\ud83d\\ude00 \\\\ud800\"}}"
+        .getBytes(StandardCharsets.UTF_8));
   }
 
   @ParameterizedTest
@@ -202,11 +248,11 @@ class ConsumerValidationTest {
 
   @Test
   void malformedJson_isMalformedFrameAtTheByteEntryPoints() throws Exception {
-    List<String> bad = List.of("", "{", "[]", "{\"type\":\"user.message\",\"payload\":{\"text\":\"\"}",
-        "{\"type\":\"user.message\",\"type\":\"user.message\"}", "{\"type\":\"a\",\"payload\":{\"text\":\"\",\"text\":\"\"}}",
-        "{\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":[{\"media_type\":\"image/png\",\"media_type\":\"image/png\"}]}}",
-        "{\"payload\":{}}", "{\"type\":7}", "{\"type\":\"a\"} {}", "{\"type\":\"a\",\"x\":tru}", "{\"type\":\"a\",\"x\":\"\\q\"}",
-        "{\"type\":\"a\",\"x\":" + "[".repeat(300) + "]".repeat(300) + "}");
+    List<String> bad = List.of("", "{", "[]", "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"\"}",
+        "{\"v\":1,\"type\":\"user.message\",\"type\":\"user.message\"}", "{\"v\":1,\"type\":\"a\",\"payload\":{\"text\":\"\",\"text\":\"\"}}",
+        "{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"\",\"images\":[{\"media_type\":\"image/png\",\"media_type\":\"image/png\"}]}}",
+        "{\"payload\":{}}", "{\"v\":1,\"type\":7}", "{\"v\":1,\"type\":\"a\"} {}", "{\"v\":1,\"type\":\"a\",\"x\":tru}", "{\"v\":1,\"type\":\"a\",\"x\":\"\\q\"}",
+        "{\"v\":1,\"type\":\"a\",\"x\":" + "[".repeat(300) + "]".repeat(300) + "}");
     for (String json : bad) {
       byte[] wire = json.getBytes(StandardCharsets.UTF_8);
       for (Wire.Consumer entry : List.of(Wire.Consumer.VALIDATE_BYTES, Wire.Consumer.READ_STREAM, Wire.Consumer.READ_BYTES)) {

@@ -128,7 +128,7 @@ class SpecCasesTest {
     Payload.UserMessage m = (Payload.UserMessage) read.payloadView();
     assertEquals("Hello", m.text());
     assertEquals(List.of(), m.images());
-    byte[] done = "{\"type\":\"assistant.done\",\"payload\":{\"text\":\"Here's the analysis...\"}}".getBytes(StandardCharsets.UTF_8);
+    byte[] done = "{\"v\":1,\"type\":\"assistant.done\",\"payload\":{\"text\":\"Here's the analysis...\"}}".getBytes(StandardCharsets.UTF_8);
     assertEquals(Payload.AssistantDone.of("Here's the analysis...", List.of()), VALIDATOR.read(done).payloadView());
   }
 }

@@ -65,6 +65,9 @@ class ValidatorPropertiesTest {
   /** Returns whether the validator passed the input. */
   static boolean property(byte[] input) throws Exception {
     Optional<ErrorCode> bytes = verdict(() -> VALIDATOR.validate(input));
+    if (hasUnpairedSurrogate(input)) {
+      assertTrue(bytes.isPresent(), "the validator accepted an unpaired surrogate escape (RFC 7493)");
+    }
     Optional<ErrorCode> stream;
     Frame streamed = null;
     try {
@@ -173,5 +176,74 @@ class ValidatorPropertiesTest {
             // rejected is fine
           }
         }));
+  }
+
+  /** A string of plain characters, ordinary escapes and every shape of surrogate escape. */
+  private static String surrogateString(RandomJson r) {
+    StringBuilder sb = new StringBuilder("\"");
+    int n = r.pick(List.of(0, 1, 2, 3));
+    for (int i = 0; i < n; i++) {
+      sb.append(r.pick(List.of("a", "\\n", "\\u00e9", "\u00e9", "\\\\", r.pick(RandomJson.SURROGATE_ESCAPES))));
+    }
+    return sb.append('"').toString();
+  }
+
+  /** A well-formed frame whose strings (names and values, in every part) may hold surrogate escapes. */
+  private static byte[] surrogateFrame(RandomJson r) {
+    boolean message = r.pick(List.of(true, false));
+    String s = "{\"v\":1,\"type\":\"" + (message ? "user.message" : "x.custom") + "\""
+        + ",\"msg_id\":" + surrogateString(r)
+        + ",\"session\":{\"channel\":" + surrogateString(r) + ",\"id\":\"d\"," + surrogateString(r) + ":[" + surrogateString(r) + "]}"
+        + ",\"payload\":{\"text\":" + surrogateString(r) + "," + surrogateString(r) + ":{\"k\":" + surrogateString(r) + "}}"
+        + "," + surrogateString(r) + ":[1," + surrogateString(r) + "]}";
+    return RandomJson.utf8(s);
+  }
+
+  /** The oracle: Jackson decodes every name and string, and a decoded unit is checked for a partner. */
+  private static boolean hasUnpairedSurrogate(byte[] json) {
+    try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(json)) {
+      for (var t = p.nextToken(); t != null; t = p.nextToken()) {
+        if (t == com.fasterxml.jackson.core.JsonToken.FIELD_NAME || t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+          String text = p.getText();
+          for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+              i++;
+            } else if (Character.isSurrogate(c)) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
+    } catch (java.io.IOException e) {
+      return e.getMessage().contains("surrogate"); // Jackson refuses broken pairs in names itself
+    }
+  }
+
+  @Test
+  void framesWithSurrogateEscapes_getTheSameVerdictFromValidatorAndCodec() {
+    int[] outcomes = new int[2];
+    assertTimeoutPreemptively(HANG_GUARD, () -> qt().withExamples(TRIES).withFixedSeed(18_000_000L)
+        .forAll(RandomJson.gen(ValidatorPropertiesTest::surrogateFrame))
+        .checkAssert(input -> {
+          Optional<ErrorCode> validator = verdict(() -> VALIDATOR.validate(input));
+          Optional<ErrorCode> codec = verdict(() -> CODEC.read(input).payloadView());
+          Optional<ErrorCode> stream = verdict(() -> {
+            try {
+              VALIDATOR.read(new ByteArrayInputStream(input));
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
+          assertEquals(codec, validator, "validator vs codec");
+          if (hasUnpairedSurrogate(input)) {
+            assertEquals(Optional.of(ErrorCode.MALFORMED_FRAME), validator, "an unpaired surrogate was accepted");
+          }
+          assertEquals(validator, stream, "validate(byte[]) vs read(InputStream)");
+          outcomes[validator.isPresent() ? 0 : 1]++;
+        }));
+    // Duplicate names (two surrogate-free empty keys) are malformed too; both verdicts must be common.
+    assertTrue(outcomes[0] > TRIES / 5 && outcomes[1] > TRIES / 10, java.util.Arrays.toString(outcomes));
   }
 }

@@ -81,7 +81,7 @@ public final class StoreTetherClient implements TetherClient {
           page.cancel(false);
         }
       });
-      round(instance, query, request.waitMs() > 0, deadline, answer, pending);
+      round(instance, query, request.waitMs() > 0, deadline, answer, pending, false, 0);
       return answer;
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -89,7 +89,8 @@ public final class StoreTetherClient implements TetherClient {
   }
 
   private void round(String instance, FrameQuery query, boolean waits, long deadline,
-      CompletableFuture<ReadResult> answer, AtomicReference<CompletableFuture<QueryResult>> pending) {
+      CompletableFuture<ReadResult> answer, AtomicReference<CompletableFuture<QueryResult>> pending,
+      boolean gapSoFar, long oldestSoFar) {
     long remaining = deadline - nanoTime.getAsLong();
     CompletableFuture<QueryResult> page = waits && remaining > 0
         ? store.waitForFrames(instance, query, Duration.ofNanos(remaining))
@@ -104,15 +105,17 @@ public final class StoreTetherClient implements TetherClient {
         answer.completeExceptionally(failure);
         return;
       }
+      // A gap seen by an earlier round is kept (with its oldest_seq): a later round must not hide it.
+      boolean gap = gapSoFar || result.gap();
+      long oldest = gapSoFar ? oldestSoFar : result.oldestSeq();
       List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
       boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
       if (onlyOwnMessages && waits && deadline - nanoTime.getAsLong() > 0) {
-        round(instance, query.withAfterSeq(result.nextSeq()), true, deadline, answer, pending);
+        round(instance, query.withAfterSeq(result.nextSeq()), true, deadline, answer, pending, gap, oldest);
         return;
       }
       boolean timedOut = result.timedOut() || (onlyOwnMessages && waits);
-      answer.complete(new ReadResult(
-          egress, result.nextSeq(), timedOut, result.gap(), result.gap() ? result.oldestSeq() : 0));
+      answer.complete(new ReadResult(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
     });
   }
 

@@ -13,15 +13,18 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Failures complete the future exceptionally: {@link UnknownInstanceException} for an
  * instance the host does not know, {@link dev.tether.api.TetherException} for a frame the host
- * rejects, and {@link java.io.IOException} (possibly wrapped in a
+ * rejects, {@link HostRefusedException} for any other refusal of the request (bad argument,
+ * bad credentials, no such resource: trying again will not help), and
+ * {@link java.io.IOException} (possibly wrapped in a
  * {@link java.util.concurrent.CompletionException}) when the host cannot be reached.
  * Implementations must be thread-safe.
  */
 public interface TetherClient {
 
   /**
-   * Sends {@code frame} (already validated by the caller) into {@code instance}. The instance
-   * wakes if it was stopped. The future completes once the host has stored the frame.
+   * Sends {@code frame} (already validated by the caller) into {@code instance}. The future
+   * completes once the host has stored the frame; starting or waking the instance's agent is not
+   * this call's business (the host only stores the frame for the agent to read).
    */
   CompletableFuture<SendReceipt> send(String instance, Frame frame);
 

@@ -20,6 +20,10 @@ final class ToolError extends RuntimeException {
   static final String INVALID_ARGUMENTS = "INVALID_ARGUMENTS";
   /** The host does not know the instance. */
   static final String UNKNOWN_INSTANCE = "UNKNOWN_INSTANCE";
+  /** The host refused the caller's credentials (HTTP 401/403); retrying will not help. */
+  static final String UNAUTHORIZED = "UNAUTHORIZED";
+  /** The host has no such resource (HTTP 404, other than an unknown instance). */
+  static final String NOT_FOUND = "NOT_FOUND";
   /** The host or a download could not be reached; trying again later may work. */
   static final String UNAVAILABLE = "UNAVAILABLE";
   /** A bug on our side; the message says what failed. */

@@ -83,6 +83,14 @@ final class ToolSpecs {
       return ToolError.of(ToolError.UNKNOWN_INSTANCE,
           unknown.getMessage() + "; check the instance handle or ID (the host's instance list shows them)", unknown);
     }
+    if (e instanceof HostRefusedException refused) {
+      String code = switch (refused.reason()) {
+        case INVALID_ARGUMENTS -> ToolError.INVALID_ARGUMENTS;
+        case UNAUTHORIZED -> ToolError.UNAUTHORIZED;
+        case NOT_FOUND -> ToolError.NOT_FOUND;
+      };
+      return ToolError.of(code, tool + " was refused by the tether host: " + refused.getMessage(), refused);
+    }
     if (e instanceof IOException || e instanceof UncheckedIOException || e instanceof TimeoutException) {
       LOG.log(System.Logger.Level.WARNING, tool + ": host unavailable", e);
       return ToolError.of(ToolError.UNAVAILABLE, tool + " could not reach the tether host: " + e.getMessage()

@@ -126,4 +126,34 @@ class StoreTetherClientTest {
   private static ReadRequest request(long afterSeq, long waitMs) {
     return new ReadRequest("s", afterSeq, 50, waitMs, List.of(), Optional.empty());
   }
+
+  @Test
+  void read_gapInTheFirstRound_isKeptWhenASecondRoundFindsTheAnswer() throws Exception {
+    try (MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(2).build())) {
+      StoreTetherClient tight = new StoreTetherClient(small, Set.of(VM)::contains);
+      for (int i = 1; i <= 3; i++) {
+        small.append(VM, Frames.hostUserMessage("s", "q" + i, List.of()));
+      }
+      // Seq 1 is evicted and the rest are our own messages: round one sees the gap, round two waits.
+      CompletableFuture<ReadResult> read = tight.read(VM, new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
+      Thread.sleep(100);
+      small.append(VM, Frames.assistantDone(SESSION, "host-1", "answer", List.of()));
+      ReadResult r = read.get(20, TimeUnit.SECONDS);
+      assertEquals(1, r.frames().size(), r.toString());
+      assertTrue(r.gap(), "the second round overwrote the first round's gap: " + r);
+      assertEquals(2, r.oldestSeq());
+    }
+  }
+
+  @Test
+  void hostRefusals_becomeDefiniteToolErrors_neverUnavailable() {
+    assertEquals(ToolError.INVALID_ARGUMENTS, ToolSpecs.classify("tether_read",
+        new HostRefusedException(HostRefusedException.Reason.INVALID_ARGUMENTS, "400 BAD_REQUEST: limit")).code());
+    ToolError unauthorized = ToolSpecs.classify("tether_send", new java.util.concurrent.CompletionException(
+        new HostRefusedException(HostRefusedException.Reason.UNAUTHORIZED, "401 UNAUTHORIZED: bad token")));
+    assertEquals(ToolError.UNAUTHORIZED, unauthorized.code());
+    assertFalse(unauthorized.getMessage().contains("try again"), unauthorized.getMessage());
+    assertEquals(ToolError.NOT_FOUND, ToolSpecs.classify("tether_read",
+        new HostRefusedException(HostRefusedException.Reason.NOT_FOUND, "404 NOT_FOUND")).code());
+  }
 }

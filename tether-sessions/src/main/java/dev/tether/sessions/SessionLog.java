@@ -30,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * One conversation session: an append-only JSONL file with one turn per line, and its turns in
  * memory. Obtained from {@link SessionStore#open(SessionKey)}.
  *
- * <p>Design. <b>Loading</b> reads lines of at most {@code maxLineBytes} (256 KiB by default);
+ * <p>Design. <b>Loading</b> reads lines of at most {@code maxLineBytes} (by default enough for
+ * any frame within the limits);
  * an over-long line, a line that is not a turn, and a torn last line (no newline: a crash during
  * a write) are skipped with a warning, and every other turn loads. The torn tail is then cut off
  * the file so the next append starts on a fresh line. <b>Appending</b> writes the whole line and
@@ -39,7 +40,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * turn that refers to them is appended, so a turn never refers to a blob that was not written.
  * <b>Concurrency</b>: thread-safe; one lock orders appends and guards the in-memory list, and
  * {@link #assembleContext} holds it only while selecting turns (no I/O), then reads blobs
- * outside it. One process may write a session file at a time.
+ * outside it. One process may write a session file at a time. <b>Open files</b>: the store keeps
+ * the files of its most recently used logs open (see {@link OpenFiles}); an idle log's file is
+ * closed and opened again by its next append, which callers do not notice.
  */
 public final class SessionLog implements Closeable {
   private static final System.Logger LOG = System.getLogger(SessionLog.class.getName());
@@ -50,21 +53,27 @@ public final class SessionLog implements Closeable {
   private final ReentrantLock lock = new ReentrantLock();
   private final List<SessionTurn> turns;
   private final int skippedLines;
+  private final OpenFiles openFiles;
+  /** Open while the log is among the store's recently used ones; null while idle (see OpenFiles). */
   private FileChannel channel;
+  /** The file's length: where the next line goes, also after the channel was closed while idle. */
+  private long length;
   private boolean closed;
 
-  private SessionLog(SessionKey key, Path file, SessionStore.Settings settings, SessionFileScan scan) {
+  private SessionLog(SessionKey key, Path file, SessionStore.Settings settings, SessionFileScan scan, OpenFiles openFiles) {
     this.key = key;
     this.file = file;
     this.settings = settings;
     this.turns = scan.turns();
     this.skippedLines = scan.skippedLines();
+    this.openFiles = openFiles;
   }
 
-  static SessionLog open(SessionKey key, Path file, SessionStore.Settings settings) throws IOException {
+  static SessionLog open(SessionKey key, Path file, SessionStore.Settings settings, OpenFiles openFiles) throws IOException {
     SessionFileScan scan = SessionFileScan.read(file, settings.maxLineBytes());
-    SessionLog log = new SessionLog(key, file, settings, scan);
+    SessionLog log = new SessionLog(key, file, settings, scan, openFiles);
     log.openForAppend(scan.completeBytes());
+    openFiles.touched(log);
     return log;
   }
 
@@ -81,9 +90,47 @@ public final class SessionLog implements Closeable {
       }
     }
     channel.position(completeBytes);
+    length = completeBytes;
     if (created && settings.durable()) {
       AtomicFiles.fsyncDirectory(file.getParent());
     }
+  }
+
+  /**
+   * Closes the file while the log is idle; the turns stay in memory and the next append opens
+   * the file again at its known length. Called by {@link OpenFiles}, never under its lock.
+   */
+  void releaseFile() throws IOException {
+    lock.lock();
+    try {
+      if (channel != null) {
+        FileChannel c = channel;
+        channel = null;
+        c.close();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the file is open now (false while idle or closed). */
+  boolean holdsFile() {
+    lock.lock();
+    try {
+      return channel != null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Under the lock: the channel, opened again at the known length when it was released. */
+  private FileChannel channel() throws IOException {
+    if (channel == null) {
+      FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE);
+      c.position(length);
+      channel = c;
+    }
+    return channel;
   }
 
   public SessionKey key() {
@@ -125,37 +172,55 @@ public final class SessionLog implements Closeable {
   public void append(SessionTurn turn) throws IOException {
     byte[] json = SessionLineCodec.write(Objects.requireNonNull(turn, "turn"));
     if (json.length > settings.maxLineBytes()) {
-      throw new IllegalArgumentException("the turn is " + json.length + " bytes as JSON but a session line may hold at most "
-          + settings.maxLineBytes() + "; store large content (images) as blobs or shorten it");
+      throw new IllegalArgumentException(tooLong(json.length));
     }
+    appendLine(turn, json);
+  }
+
+  private String tooLong(int bytes) {
+    return "the turn is " + bytes + " bytes as JSON but a session line may hold at most "
+        + settings.maxLineBytes() + "; store large content (images) as blobs or shorten it";
+  }
+
+  private void appendLine(SessionTurn turn, byte[] json) throws IOException {
+    try {
+      writeLine(turn, json);
+    } finally {
+      openFiles.touched(this); // outside the lock: it may close other, idle logs
+    }
+  }
+
+  private void writeLine(SessionTurn turn, byte[] json) throws IOException {
     ByteBuffer line = ByteBuffer.allocate(json.length + 1).put(json).put((byte) '\n').flip();
     lock.lock();
     try {
       if (closed) {
         throw new IllegalStateException("session " + key + " is closed");
       }
-      long before = channel.position();
+      FileChannel out = channel();
+      long before = length;
       try {
         while (line.hasRemaining()) {
-          channel.write(line);
+          out.write(line);
         }
         if (settings.durable()) {
-          channel.force(false);
+          out.force(false);
         }
       } catch (IOException e) {
-        rollBack(before, e);
+        rollBack(out, before, e);
         throw e;
       }
+      length = before + json.length + 1;
       turns.add(turn);
     } finally {
       lock.unlock();
     }
   }
 
-  private void rollBack(long before, IOException cause) {
+  private static void rollBack(FileChannel out, long before, IOException cause) {
     try {
-      channel.truncate(before);
-      channel.position(before);
+      out.truncate(before);
+      out.position(before);
     } catch (IOException e) {
       cause.addSuppressed(e);
     }
@@ -166,8 +231,15 @@ public final class SessionLog implements Closeable {
    * the blob store, and appends the turn with image refs and the text attributed to the sender
    * ({@code "[Alice]: text"}).
    *
+   * <p>Every frame the store's limits accept fits in a session line: the default line limit is
+   * derived from {@link dev.tether.api.Limits#maxFrameBytes()} (see
+   * {@link SessionStore.Builder#maxLineBytes}). Should a configured limit be smaller, the frame is
+   * refused with {@link dev.tether.api.ErrorCode#FRAME_TOO_LARGE}, as any problem with a wire
+   * frame is.
+   *
    * @return the appended turn
-   * @throws dev.tether.api.TetherException when the frame is not valid (nothing is stored)
+   * @throws dev.tether.api.TetherException when the frame is not valid or too large to store
+   *     (nothing is stored)
    * @throws IllegalArgumentException when the frame is not a {@code user.message} or belongs to another session
    */
   public SessionTurn ingest(Frame frame) throws IOException {
@@ -192,7 +264,11 @@ public final class SessionLog implements Closeable {
       parts.add(new SessionPart.Text(""));
     }
     SessionTurn turn = new SessionTurn(Role.USER, frame.ts().orElseGet(settings.clock()::instant), user, parts);
-    append(turn);
+    byte[] json = SessionLineCodec.write(turn);
+    if (json.length > settings.maxLineBytes()) {
+      throw dev.tether.api.TetherException.of(dev.tether.api.ErrorCode.FRAME_TOO_LARGE, tooLong(json.length));
+    }
+    appendLine(turn, json);
     return turn;
   }
 
@@ -239,11 +315,15 @@ public final class SessionLog implements Closeable {
     try {
       if (!closed) {
         closed = true;
-        channel.close();
+        if (channel != null) {
+          channel.close();
+          channel = null;
+        }
       }
     } finally {
       lock.unlock();
     }
+    openFiles.forget(this);
   }
 
   @Override

@@ -38,8 +38,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * Thread-safe. One process owns a session directory.
  */
 public final class SessionStore implements Closeable {
-  /** The default longest line a session file may hold: 256 KiB. */
+  /**
+   * The least line limit: 256 KiB. The default is larger when the frame limits allow larger
+   * frames (see {@link Builder#maxLineBytes}).
+   */
   public static final int DEFAULT_MAX_LINE_BYTES = 256 * 1024;
+  /** Room in a line beyond the frame's own bytes: the turn's role, timestamp and field names. */
+  static final int LINE_OVERHEAD_BYTES = 64 * 1024;
+  /** The default number of session files kept open at once. */
+  public static final int DEFAULT_MAX_OPEN_FILES = 64;
 
   /** What every {@link SessionLog} of a store shares. */
   record Settings(BlobStore blobs, int maxLineBytes, boolean durable, Clock clock, FrameValidator validator,
@@ -49,11 +56,13 @@ public final class SessionStore implements Closeable {
   private final Settings settings;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<SessionKey, SessionLog> open = new HashMap<>();
+  private final OpenFiles openFiles;
   private boolean closed;
 
-  private SessionStore(Path dir, Settings settings) {
+  private SessionStore(Path dir, Settings settings, int maxOpenFiles) {
     this.dir = dir;
     this.settings = settings;
+    this.openFiles = new OpenFiles(maxOpenFiles);
   }
 
   public static Builder builder(Path dir, BlobStore blobs) {
@@ -81,13 +90,32 @@ public final class SessionStore implements Closeable {
       }
       SessionLog log = open.get(key);
       if (log == null || log.isClosed()) {
-        log = SessionLog.open(key, file(key), settings);
+        log = SessionLog.open(key, file(key), settings, openFiles);
         open.put(key, log);
       }
       return log;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** How many session files are open now: at most the builder's {@code maxOpenFiles}, plus appends in flight. */
+  int openFileCount() {
+    int n = 0;
+    lock.lock();
+    try {
+      for (SessionLog log : open.values()) {
+        n += log.holdsFile() ? 1 : 0;
+      }
+    } finally {
+      lock.unlock();
+    }
+    return n;
+  }
+
+  /** The longest line this store writes and loads. */
+  public int maxLineBytes() {
+    return settings.maxLineBytes();
   }
 
   /** The file that holds {@code key}'s turns. */
@@ -148,7 +176,8 @@ public final class SessionStore implements Closeable {
   public static final class Builder {
     private final Path dir;
     private final BlobStore blobs;
-    private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+    private int maxLineBytes = -1;
+    private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
     private int imageCost = ContextAssembler.DEFAULT_IMAGE_COST;
     private boolean durable = true;
     private Clock clock = Clock.systemUTC();
@@ -159,12 +188,29 @@ public final class SessionStore implements Closeable {
       this.blobs = Objects.requireNonNull(blobs, "blobs");
     }
 
-    /** The longest line loading accepts and appending writes; 256 KiB by default. */
+    /**
+     * The longest line loading accepts and appending writes. By default every frame the limits
+     * accept fits: {@code max(256 KiB, maxFrameBytes + 64 KiB)}, so 28 MiB + 64 KiB with the
+     * default limits (a user turn holds the frame's text, never more bytes than the frame, and
+     * refs in place of images). Loading reads a line into a buffer that grows as needed.
+     */
     public Builder maxLineBytes(int maxLineBytes) {
       if (maxLineBytes < 64) {
         throw new IllegalArgumentException("maxLineBytes must be >= 64 but was " + maxLineBytes);
       }
       this.maxLineBytes = maxLineBytes;
+      return this;
+    }
+
+    /**
+     * How many session files stay open at once; 64 by default.
+     * The least recently used logs close their files and open them again on their next append.
+     */
+    public Builder maxOpenFiles(int maxOpenFiles) {
+      if (maxOpenFiles < 1) {
+        throw new IllegalArgumentException("maxOpenFiles must be >= 1 but was " + maxOpenFiles);
+      }
+      this.maxOpenFiles = maxOpenFiles;
       return this;
     }
 
@@ -198,8 +244,14 @@ public final class SessionStore implements Closeable {
     /** Opens the store, creating its directory when missing. */
     public SessionStore build() throws IOException {
       Files.createDirectories(dir);
-      return new SessionStore(dir, new Settings(blobs, maxLineBytes, durable, clock, validator,
-          new ContextAssembler(blobs, imageCost)));
+      int lineBytes = maxLineBytes > 0 ? maxLineBytes : defaultLineBytes(validator.limits());
+      return new SessionStore(dir, new Settings(blobs, lineBytes, durable, clock, validator,
+          new ContextAssembler(blobs, imageCost)), maxOpenFiles);
+    }
+
+    static int defaultLineBytes(Limits limits) {
+      return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(DEFAULT_MAX_LINE_BYTES,
+          (long) limits.maxFrameBytes() + LINE_OVERHEAD_BYTES));
     }
   }
 }

@@ -20,7 +20,11 @@ public final class ApiInternals {
     /** Wraps bytes that the caller owns, has checked to be one JSON value, and will never change. */
     RawJson wrapTrusted(byte[] array, int offset, int length);
 
-    /** Reads a frame whose payload shares {@code buffer}, which the caller gives up. */
+    /**
+     * Reads a frame whose payload shares {@code buffer}, which the caller gives up. For bytes a
+     * validator has passed or the SDK stored itself: the surrogate scan is skipped and a missing
+     * {@code v} reads as 1.
+     */
     dev.tether.api.Frame readShared(byte[] buffer, int offset, int length);
   }
 

@@ -209,6 +209,10 @@ public final class RandomJson {
     sb.append('"');
     int n = random.nextInt(12);
     for (int i = 0; i < n; i++) {
+      if (random.nextInt(256) == 0) {
+        sb.append(pick(SURROGATE_ESCAPES)); // rare: most strings must stay valid to reach deeper
+        continue;
+      }
       switch (random.nextInt(8)) {
         case 0 -> sb.append(pick(List.of("\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t")));
         case 1 -> sb.append(String.format("\\u%04x", random.nextInt(0x10000))); // lone surrogates included
@@ -225,13 +229,28 @@ public final class RandomJson {
   }
 
   /** A frame-shaped object: mostly the right field names, values sometimes of the wrong kind. */
+  /**
+   * Surrogate escapes in every shape RFC 7493 cares about: a valid pair, and the unpaired forms
+   * (lone high, lone low, high then a non-low escape, low then high).
+   */
+  public static final List<String> SURROGATE_ESCAPES = List.of("\\ud83d\\ude00", "\\uD83D\\uDE00", "\\ud800",
+      "\\udfff", "\\ud800\\u0041", "\\ud800\\ud800", "\\udc00\\ud800", "\\\\ud800", "\\ud800x");
+
   public String frame() {
     StringBuilder sb = new StringBuilder("{");
     int n = 1 + random.nextInt(6);
     boolean first = true;
+    boolean versioned = random.nextInt(16) > 0;
+    if (versioned) {
+      // v is required: most frames state it, mostly as 1, so that generation reaches past it.
+      sb.append("\"v\":").append(random.nextInt(16) > 0 ? "1" : pick(List.of("2", "0", "-1", "1.0", "\"1\"", "null")));
+      first = false;
+    }
     boolean typed = false;
     for (int i = 0; i < n; i++) {
-      String name = !typed && random.nextInt(3) > 0 ? "type" : pick(ENVELOPE_NAMES);
+      String picked = !typed && random.nextInt(3) > 0 ? "type" : pick(ENVELOPE_NAMES);
+      // Mostly no second v, which would only ever test the duplicate check.
+      String name = versioned && picked.equals("v") && random.nextInt(4) > 0 ? "ext" : picked;
       if (!first) {
         sb.append(',');
       }

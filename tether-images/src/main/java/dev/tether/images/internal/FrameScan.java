@@ -3,6 +3,7 @@ package dev.tether.images.internal;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.WireRules;
 
 /**
  * One pass over a frame (or a bare payload) that checks JSON syntax everywhere and collects what
@@ -23,6 +24,7 @@ public final class FrameScan extends JsonScanner {
   // Frame-level facts.
   private String type;
   private boolean sawPayload;
+  private boolean sawVersion;
   private boolean hasText;
   private boolean textNotString;
   private boolean hasImagesField;
@@ -102,6 +104,7 @@ public final class FrameScan extends JsonScanner {
   private void resetFacts() {
     type = null;
     sawPayload = false;
+    sawVersion = false;
     hasText = false;
     textNotString = false;
     hasImagesField = false;
@@ -144,10 +147,11 @@ public final class FrameScan extends JsonScanner {
             }
           }
           case "v" -> {
-            long v = envelopeInteger("v", false);
-            if (v < 1 || v > Integer.MAX_VALUE) {
-              throw TetherException.of(ErrorCode.MALFORMED_FRAME, "v must be a positive integer");
+            if (sawVersion) {
+              throw duplicate("v");
             }
+            sawVersion = true;
+            version();
           }
           case "seq" -> envelopeInteger("seq", true);
           case "msg_id" -> envelopeString("msg_id");
@@ -167,6 +171,33 @@ public final class FrameScan extends JsonScanner {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME,
           "frame has no type; set \"type\", for example \"user.message\"");
     }
+    if (!sawVersion) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.VERSION_MISSING);
+    }
+  }
+
+  /**
+   * At {@code v}'s value: the integer 1, or {@link ErrorCode#UNSUPPORTED_VERSION} for another
+   * integer, or {@link ErrorCode#MALFORMED_FRAME} for anything that is not an integer (the same
+   * verdicts and words as the codec).
+   */
+  private void version() {
+    int c = peek();
+    if (c != '-' && (c < '0' || c > '9')) {
+      skipValue(1);
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.VERSION_NOT_INTEGER);
+    }
+    int start = pos;
+    skipValue(1);
+    for (int i = start; i < pos; i++) {
+      if (buf[i] == '.' || buf[i] == 'e' || buf[i] == 'E') {
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.VERSION_NOT_INTEGER);
+      }
+    }
+    if (pos - start != 1 || buf[start] != '1') {
+      String text = new String(buf, start, Math.min(pos - start, 32), java.nio.charset.StandardCharsets.US_ASCII);
+      throw TetherException.of(ErrorCode.UNSUPPORTED_VERSION, WireRules.versionUnsupported(text));
+    }
   }
 
   /** A non-negative integer (or null, when allowed, as 0) within a long; otherwise malformed. */
@@ -181,13 +212,13 @@ public final class FrameScan extends JsonScanner {
     while (pos < end && buf[pos] >= '0' && buf[pos] <= '9') {
       int digit = buf[pos++] - '0';
       if (value > (Long.MAX_VALUE - digit) / 10) {
-        throw TetherException.of(ErrorCode.MALFORMED_FRAME, field + " is too large");
+        throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.SEQ_NOT_COUNT);
       }
       value = value * 10 + digit;
     }
     boolean leadingZero = pos - start > 1 && buf[start] == '0';
     if (pos == start || leadingZero || (pos < end && (buf[pos] == '.' || buf[pos] == 'e' || buf[pos] == 'E'))) {
-      throw TetherException.of(ErrorCode.MALFORMED_FRAME, field + " must be a non-negative integer");
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.SEQ_NOT_COUNT);
     }
     return value;
   }

@@ -2,6 +2,7 @@ package dev.tether.images.internal;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.WireRules;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -132,7 +133,7 @@ abstract class JsonScanner {
     while (pos < stop) {
       if (buf[pos] == '\\') {
         pos++;
-        sb.append((char) readEscape());
+        sb.appendCodePoint(readEscape());
       } else {
         int runStart = pos;
         while (pos < stop && buf[pos] != '\\') {
@@ -145,8 +146,28 @@ abstract class JsonScanner {
     return sb.toString();
   }
 
-  /** At the byte after a backslash: consumes the escape and returns its UTF-16 unit. */
+  /**
+   * At the byte after a backslash: consumes the escape and returns the character it stands for.
+   * A high surrogate escape must be followed by a low one, and both are consumed (the code point
+   * is returned); an unpaired surrogate escape is refused (RFC 7493), with the codec's words.
+   */
   final int readEscape() {
+    int unit = readEscapeUnit();
+    if (unit < 0xD800 || unit > 0xDFFF) {
+      return unit;
+    }
+    int at = pos - 6;
+    if (WireRules.isHighSurrogate(unit) && end - pos >= 6 && buf[pos] == '\\' && buf[pos + 1] == 'u') {
+      pos++;
+      int low = readEscapeUnit();
+      if (WireRules.isLowSurrogate(low)) {
+        return Character.toCodePoint((char) unit, (char) low);
+      }
+    }
+    throw TetherException.of(ErrorCode.MALFORMED_FRAME, WireRules.LONE_SURROGATE + " at byte " + (at - base));
+  }
+
+  private int readEscapeUnit() {
     if (pos >= end) {
       throw malformed("unterminated escape");
     }
