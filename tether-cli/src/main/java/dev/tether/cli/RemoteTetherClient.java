@@ -26,7 +26,7 @@ final class RemoteTetherClient implements TetherClient {
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
     return http.send(instance, frame)
         .thenApply(a -> new SendReceipt(a.msgId(), a.sessionId(), a.ingressSeq()))
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(HttpTetherClient.translate(t)));
+        .exceptionallyCompose(t -> CompletableFuture.failedFuture(HttpTetherClient.translate(t, instance)));
   }
 
   @Override
@@ -34,7 +34,7 @@ final class RemoteTetherClient implements TetherClient {
     return http.poll(instance, r.channel() == null ? "*" : r.channel(), r.sessionId() == null ? "*" : r.sessionId(),
             r.afterSeq(), r.limit(), r.waitMs(), r.types(), r.replyToMsgId())
         .thenApply(p -> new FramePage(p.frames(), p.nextSeq(), p.timedOut(), p.gap(), p.oldestSeq()))
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(HttpTetherClient.translate(t)));
+        .exceptionallyCompose(t -> CompletableFuture.failedFuture(HttpTetherClient.translate(t, instance)));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.tether.store;
+package dev.tether.sessions;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;

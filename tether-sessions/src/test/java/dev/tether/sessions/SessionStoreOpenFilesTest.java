@@ -1,11 +1,10 @@
-package dev.tether.store;
+package dev.tether.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
-import dev.tether.images.FileBlobStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
