@@ -7,5 +7,5 @@ module dev.tether.api {
 
   exports dev.tether.api;
   // Zero-copy access to payload bytes, for the tether modules that validate and store frames.
-  exports dev.tether.api.internal to dev.tether.images, dev.tether.sessions, dev.tether.store;
+  exports dev.tether.api.internal to dev.tether.images, dev.tether.sessions, dev.tether.store, dev.tether.store.sqlite;
 }

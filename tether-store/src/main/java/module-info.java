@@ -1,11 +1,12 @@
 /**
  * The {@code TetherStore} contract and its in-memory ring: seq per instance, queries, long-poll
- * waits and subscriptions; and the durable SQLite journal.
+ * waits, subscriptions and byte budgets.
  */
 module dev.tether.store {
   requires transitive dev.tether.api;
   requires dev.tether.images;
-  requires java.sql;
 
   exports dev.tether.store;
+  // The memory ring as a store with its own writer keeps it in step (durable, JetStream).
+  exports dev.tether.store.internal to dev.tether.store.sqlite;
 }

@@ -3,7 +3,7 @@ package dev.tether.benchmarks;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.SessionKey;
-import dev.tether.store.DurableTetherStore;
+import dev.tether.store.sqlite.DurableTetherStore;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

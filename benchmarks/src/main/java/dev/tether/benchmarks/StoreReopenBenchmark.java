@@ -2,7 +2,7 @@ package dev.tether.benchmarks;
 
 import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
-import dev.tether.store.DurableTetherStore;
+import dev.tether.store.sqlite.DurableTetherStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

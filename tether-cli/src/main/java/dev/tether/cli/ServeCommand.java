@@ -1,6 +1,6 @@
 package dev.tether.cli;
 
-import dev.tether.store.DurableTetherStore;
+import dev.tether.store.sqlite.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;

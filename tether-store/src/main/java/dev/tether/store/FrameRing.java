@@ -1,5 +1,6 @@
 package dev.tether.store;
 
+import dev.tether.store.internal.LongDeque;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.SessionKey;

@@ -1,6 +1,7 @@
 package dev.tether.store;
 
 import dev.tether.api.Frame;
+import dev.tether.store.internal.StoreInternals;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +29,10 @@ import dev.tether.api.TetherException;
  * nothing is stored. Thread-safe.
  */
 public final class MemoryTetherStore implements TetherStore {
+  static {
+    StoreInternals.install(new InternalsBridge());
+  }
+
   private final StoreSettings settings;
   private final Retention retention;
   private final Executor executor;

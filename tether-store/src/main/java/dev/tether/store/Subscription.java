@@ -1,5 +1,6 @@
 package dev.tether.store;
 
+import dev.tether.store.internal.Handoff;
 import dev.tether.api.Frame;
 import java.time.Duration;
 import java.util.ArrayDeque;

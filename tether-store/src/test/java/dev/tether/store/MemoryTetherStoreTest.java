@@ -1,9 +1,9 @@
 package dev.tether.store;
 
-import static dev.tether.store.TestFrames.done;
-import static dev.tether.store.TestFrames.frame;
-import static dev.tether.store.TestFrames.sized;
-import static dev.tether.store.TestFrames.text;
+import static dev.tether.api.testing.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.frame;
+import static dev.tether.api.testing.TestFrames.sized;
+import static dev.tether.api.testing.TestFrames.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;

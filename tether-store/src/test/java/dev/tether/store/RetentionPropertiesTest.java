@@ -1,5 +1,7 @@
 package dev.tether.store;
 
+import dev.tether.store.internal.RetentionLedger;
+import dev.tether.api.testing.TestFrames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;

@@ -1,6 +1,6 @@
 package dev.tether.store;
 
-import static dev.tether.store.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.done;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

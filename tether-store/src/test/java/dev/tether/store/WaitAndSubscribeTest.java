@@ -1,7 +1,8 @@
 package dev.tether.store;
 
-import static dev.tether.store.TestFrames.done;
-import static dev.tether.store.TestFrames.text;
+import dev.tether.api.testing.TestFrames;
+import static dev.tether.api.testing.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

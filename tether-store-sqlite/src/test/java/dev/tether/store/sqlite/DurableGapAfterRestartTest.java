@@ -1,6 +1,9 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
-import static dev.tether.store.TestFrames.done;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.QueryResult;
+import dev.tether.store.Retention;
+import static dev.tether.api.testing.TestFrames.done;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,9 +1,14 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
-import static dev.tether.store.TestFrames.done;
-import static dev.tether.store.TestFrames.frame;
-import static dev.tether.store.TestFrames.sized;
-import static dev.tether.store.TestFrames.text;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.QueryResult;
+import dev.tether.store.Retention;
+import dev.tether.store.Subscription;
+import dev.tether.store.SubscriptionEvent;
+import static dev.tether.api.testing.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.frame;
+import static dev.tether.api.testing.TestFrames.sized;
+import static dev.tether.api.testing.TestFrames.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,9 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
+import dev.tether.store.FrameQuery;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Subscription;
+import dev.tether.store.SubscriptionEvent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

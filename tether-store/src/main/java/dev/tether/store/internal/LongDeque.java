@@ -1,4 +1,4 @@
-package dev.tether.store;
+package dev.tether.store.internal;
 
 import java.util.Arrays;
 
@@ -6,28 +6,28 @@ import java.util.Arrays;
  * A growable circular deque of ascending longs with indexed access and binary search. Not
  * thread-safe; the owning {@link FrameRing} guards it.
  */
-final class LongDeque {
+public final class LongDeque {
   private long[] a = new long[8];
   private int head;
   private int size;
 
-  int size() {
+  public int size() {
     return size;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return size == 0;
   }
 
-  long get(int i) {
+  public long get(int i) {
     return a[(head + i) & (a.length - 1)];
   }
 
-  long first() {
+  public long first() {
     return a[head];
   }
 
-  void addLast(long v) {
+  public void addLast(long v) {
     if (size == a.length) {
       grow();
     }
@@ -35,7 +35,7 @@ final class LongDeque {
     size++;
   }
 
-  long removeFirst() {
+  public long removeFirst() {
     if (size == 0) {
       throw new IllegalStateException("empty");
     }
@@ -45,7 +45,7 @@ final class LongDeque {
     return v;
   }
 
-  void clear() {
+  public void clear() {
     head = 0;
     size = 0;
   }

@@ -1,7 +1,11 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
-import static dev.tether.store.TestFrames.done;
-import static dev.tether.store.TestFrames.frame;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Subscription;
+import dev.tether.store.TetherStore;
+import static dev.tether.api.testing.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.frame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

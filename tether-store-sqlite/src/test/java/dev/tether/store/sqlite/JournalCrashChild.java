@@ -1,4 +1,4 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
 import dev.tether.api.Frame;
 import dev.tether.api.RawJson;

@@ -1,5 +1,6 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
+import dev.tether.api.testing.TestFrames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

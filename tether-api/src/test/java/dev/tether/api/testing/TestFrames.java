@@ -1,14 +1,14 @@
-package dev.tether.store;
+package dev.tether.api.testing;
 
 import dev.tether.api.Frame;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 
 /** Small frame factories for the store tests. */
-final class TestFrames {
+public final class TestFrames {
   private TestFrames() {}
 
-  static Frame frame(String type, SessionKey session, String msgId, String text) {
+  public static Frame frame(String type, SessionKey session, String msgId, String text) {
     Frame.Builder b = Frame.builder(type).version(1).session(session)
         .payload(RawJson.of("{\"text\":\"" + text + "\"}"));
     if (msgId != null) {
@@ -17,16 +17,16 @@ final class TestFrames {
     return b.build();
   }
 
-  static Frame text(SessionKey session, String text) {
+  public static Frame text(SessionKey session, String text) {
     return frame("assistant.delta", session, null, text);
   }
 
-  static Frame done(SessionKey session, String replyTo, String text) {
+  public static Frame done(SessionKey session, String replyTo, String text) {
     return frame("assistant.done", session, replyTo, text);
   }
 
   /** A frame whose payload is exactly {@code payloadBytes} bytes long (at least 11). */
-  static Frame sized(String type, SessionKey session, int payloadBytes) {
+  public static Frame sized(String type, SessionKey session, int payloadBytes) {
     int pad = payloadBytes - "{\"text\":\"\"}".length();
     if (pad < 0) {
       throw new IllegalArgumentException("payloadBytes must be >= 11 but was " + payloadBytes);

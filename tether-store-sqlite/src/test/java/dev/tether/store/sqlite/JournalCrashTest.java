@@ -1,5 +1,6 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
+import dev.tether.store.Retention;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
+import dev.tether.store.Retention;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.internal.ApiInternals;

@@ -1,5 +1,6 @@
-package dev.tether.store;
+package dev.tether.store.internal;
 
+import dev.tether.store.Retention;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.SessionKey;
 import java.util.ArrayDeque;
@@ -8,14 +9,14 @@ import java.util.Map;
 
 /**
  * The journal's copy of one instance's retention bookkeeping: the seqs, payload sizes and sessions
- * of the frames it holds, oldest first. It applies exactly the rule of {@link FrameRing} (evict the
+ * of the frames it holds, oldest first. It applies exactly the rule of the memory ring ({@code FrameRing}) (evict the
  * oldest until both caps hold, keep the newest; deltas optionally never retained), so the rows the
  * journal keeps are the frames the ring keeps, and evictions can be deleted in the same
  * transaction as the insert that caused them, before the ring sees either. It also remembers the
  * eviction high-water marks (instance-wide and per session) not yet written to the journal, so a
  * restart restores gaps exactly. Not thread-safe: the journal writer owns it.
  */
-final class RetentionLedger {
+public final class RetentionLedger {
   private final Retention retention;
   private final LongDeque seqs = new LongDeque();
   private final LongDeque sizes = new LongDeque();
@@ -24,11 +25,11 @@ final class RetentionLedger {
   private final Map<SessionKey, Long> dirtySessionMarks = new HashMap<>();
   private long bytes;
 
-  RetentionLedger(Retention retention) {
+  public RetentionLedger(Retention retention) {
     this.retention = retention;
   }
 
-  boolean retains(String type) {
+  public boolean retains(String type) {
     return retention.deltasInRing() || !FrameTypes.isDelta(type);
   }
 
@@ -36,7 +37,7 @@ final class RetentionLedger {
    * Records a retained frame and returns the highest seq evicted by it, or 0 when none was. Every
    * seq at or below the returned one is gone, since eviction is oldest-first.
    */
-  long add(long seq, long payloadBytes, SessionKey session) {
+  public long add(long seq, long payloadBytes, SessionKey session) {
     long evicted = 0;
     while (seqs.size() >= retention.maxFrames()) {
       evicted = evictOldest();
@@ -52,12 +53,12 @@ final class RetentionLedger {
   }
 
   /** Evicts the oldest frame for the store-wide budget unless it is the last; its seq or 0. */
-  long evictOneForBudget() {
+  public long evictOneForBudget() {
     return seqs.size() > 1 ? evictOldest() : 0;
   }
 
   /** The oldest retained seq, or 0. */
-  long oldestSeq() {
+  public long oldestSeq() {
     return seqs.size() == 0 ? 0 : seqs.get(0);
   }
 
@@ -72,7 +73,7 @@ final class RetentionLedger {
   }
 
   /** The per-session eviction marks raised since the last call; they are forgotten here. */
-  Map<SessionKey, Long> drainSessionMarks() {
+  public Map<SessionKey, Long> drainSessionMarks() {
     if (dirtySessionMarks.isEmpty()) {
       return Map.of();
     }
@@ -81,7 +82,7 @@ final class RetentionLedger {
     return out;
   }
 
-  void clear() {
+  public void clear() {
     seqs.clear();
     sizes.clear();
     sessions.clear();
@@ -89,11 +90,11 @@ final class RetentionLedger {
     bytes = 0;
   }
 
-  int size() {
+  public int size() {
     return seqs.size();
   }
 
-  long bytes() {
+  public long bytes() {
     return bytes;
   }
 }

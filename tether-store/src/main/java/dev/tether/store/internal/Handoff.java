@@ -1,4 +1,4 @@
-package dev.tether.store;
+package dev.tether.store.internal;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -13,13 +13,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link System.Logger} and the task then runs on the calling thread: a future that completes on
  * the wrong thread is better than one that never completes.
  */
-final class Handoff {
+public final class Handoff {
   private static final System.Logger LOG = System.getLogger(Handoff.class.getName());
   private static final AtomicBoolean REJECTION_LOGGED = new AtomicBoolean();
 
   private Handoff() {}
 
-  static void run(Executor executor, Runnable task) {
+  public static void run(Executor executor, Runnable task) {
     try {
       executor.execute(task);
     } catch (RejectedExecutionException e) {

@@ -1,7 +1,8 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
-import static dev.tether.store.TestFrames.done;
-import static dev.tether.store.TestFrames.sized;
+import dev.tether.store.FrameQuery;
+import static dev.tether.api.testing.TestFrames.done;
+import static dev.tether.api.testing.TestFrames.sized;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,6 +1,15 @@
-package dev.tether.store;
+package dev.tether.store.sqlite;
 
+import dev.tether.store.internal.RetentionLedger;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.QueryResult;
+import dev.tether.store.Retention;
+import dev.tether.store.Subscription;
+import dev.tether.store.TetherStore;
+import dev.tether.store.internal.Handoff;
 import dev.tether.api.Frame;
+import dev.tether.store.internal.StoreInternals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -105,14 +114,14 @@ public final class DurableTetherStore implements TetherStore {
     }
   }
 
-  private DurableTetherStore(SqliteJournal journal, StoreSettings settings) {
+  private DurableTetherStore(SqliteJournal journal, MemoryTetherStore.Builder settings) {
     this.journal = journal;
-    this.retention = settings.retention();
-    this.executor = settings.executor();
-    this.maxTotalBytes = settings.maxTotalBytes();
+    this.retention = StoreInternals.retention(settings);
+    this.executor = StoreInternals.executor(settings);
+    this.maxTotalBytes = StoreInternals.maxTotalBytes(settings);
     // The writer enforces the byte budget on the ledgers (so journal and rings agree); the rings
     // only mirror its decisions.
-    this.memory = MemoryTetherStore.create(settings.withMaxTotalBytes(Long.MAX_VALUE), null);
+    this.memory = StoreInternals.mirror(settings);
     this.writer = new Thread(this::writeLoop, "tether-journal-writer");
     writer.setDaemon(true);
   }
@@ -133,8 +142,7 @@ public final class DurableTetherStore implements TetherStore {
 
   private void restore() throws IOException {
     for (SqliteJournal.Restored r : journal.restore(retention)) {
-      Instance i = memory.instance(r.instance(), false);
-      i.restore(r.frames(), r.highSeq(), r.evictedSeq(), r.sessionEvicted());
+      StoreInternals.restore(memory, r.instance(), r.frames(), r.highSeq(), r.evictedSeq(), r.sessionEvicted());
       nextSeq.put(r.instance(), new long[] {r.highSeq()});
       RetentionLedger ledger = ledger(r.instance());
       for (Frame f : r.frames()) {
@@ -196,8 +204,8 @@ public final class DurableTetherStore implements TetherStore {
       checkWritable();
       Frame stored = null;
       if (frame != null) {
-        if (!nextSeq.containsKey(instance) && !memory.canCreate(instance)) {
-          memory.instance(instance); // throws TOO_MANY_INSTANCES, or creates it in a race
+        if (!nextSeq.containsKey(instance) && !StoreInternals.canCreate(memory, instance)) {
+          StoreInternals.create(memory, instance); // throws TOO_MANY_INSTANCES, or creates it in a race
         }
         long[] counter = nextSeq.computeIfAbsent(instance, n -> new long[1]);
         stored = frame.withSeq(++counter[0]);
@@ -278,10 +286,7 @@ public final class DurableTetherStore implements TetherStore {
     try {
       // Committed: publish in seq order, then acknowledge.
       for (Map.Entry<String, Long> e : budgetEvicted.entrySet()) {
-        Instance i = memory.existing(e.getKey());
-        if (i != null) {
-          i.evictThrough(e.getValue());
-        }
+        StoreInternals.evictThrough(memory, e.getKey(), e.getValue());
       }
       List<Frame> run = new ArrayList<>();
       String runInstance = null;
@@ -377,7 +382,7 @@ public final class DurableTetherStore implements TetherStore {
       return;
     }
     // An instance that held nothing may be freed concurrently; publishing recreates it.
-    while (!memory.instance(instance, false).publish(run)) {
+    while (!StoreInternals.publish(memory, instance, run)) {
       Thread.onSpinWait();
     }
     run.clear();
@@ -511,7 +516,7 @@ public final class DurableTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    boolean existed = memory.existing(instance) != null;
+    boolean existed = StoreInternals.exists(memory, instance);
     await(enqueue(instance, null));
     return existed;
   }
@@ -615,7 +620,7 @@ public final class DurableTetherStore implements TetherStore {
      */
     public DurableTetherStore open() throws IOException {
       SqliteJournal journal = SqliteJournal.open(file, sync);
-      DurableTetherStore store = new DurableTetherStore(journal, memory.settings());
+      DurableTetherStore store = new DurableTetherStore(journal, memory);
       try {
         store.restore();
       } catch (IOException | RuntimeException e) {

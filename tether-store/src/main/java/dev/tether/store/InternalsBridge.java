@@ -1,0 +1,65 @@
+package dev.tether.store;
+
+import dev.tether.api.Frame;
+import dev.tether.api.SessionKey;
+import dev.tether.store.internal.StoreInternals;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/** The memory store's side of {@link StoreInternals}. */
+final class InternalsBridge implements StoreInternals.Bridge {
+  @Override
+  public MemoryTetherStore mirror(MemoryTetherStore.Builder settings) {
+    return MemoryTetherStore.create(settings.settings().withMaxTotalBytes(Long.MAX_VALUE), null);
+  }
+
+  @Override
+  public Retention retention(MemoryTetherStore.Builder settings) {
+    return settings.settings().retention();
+  }
+
+  @Override
+  public Executor executor(MemoryTetherStore.Builder settings) {
+    return settings.settings().executor();
+  }
+
+  @Override
+  public long maxTotalBytes(MemoryTetherStore.Builder settings) {
+    return settings.settings().maxTotalBytes();
+  }
+
+  @Override
+  public void restore(MemoryTetherStore rings, String instance, List<Frame> frames, long highSeq, long evictedSeq,
+      Map<SessionKey, Long> sessionEvicted) {
+    rings.instance(instance, false).restore(frames, highSeq, evictedSeq, sessionEvicted);
+  }
+
+  @Override
+  public void evictThrough(MemoryTetherStore rings, String instance, long seq) {
+    Instance i = rings.existing(instance);
+    if (i != null) {
+      i.evictThrough(seq);
+    }
+  }
+
+  @Override
+  public boolean publish(MemoryTetherStore rings, String instance, List<Frame> stored) {
+    return rings.instance(instance, false).publish(stored);
+  }
+
+  @Override
+  public boolean canCreate(MemoryTetherStore rings, String instance) {
+    return rings.canCreate(instance);
+  }
+
+  @Override
+  public void create(MemoryTetherStore rings, String instance) {
+    rings.instance(instance);
+  }
+
+  @Override
+  public boolean exists(MemoryTetherStore rings, String instance) {
+    return rings.existing(instance) != null;
+  }
+}
