@@ -1,40 +1,137 @@
 package dev.tether.api;
 
 /**
- * Stable, machine-readable reasons for rejecting input from the wire, or for refusing it when
- * a store has no room left ({@link #STORE_FULL}, {@link #TOO_MANY_INSTANCES}).
+ * The one vocabulary of failures a caller can act on, for every transport: why input from the
+ * wire was rejected, why a request to a host was refused, why a media or attachment request
+ * cannot be served, or why the host could not answer.
  *
- * <p>The names are part of the wire contract: HTTP error bodies, MCP tool errors and CLI
- * output carry them verbatim, so they never change once released.
+ * <p>Each code is mapped here, once, to its transport forms: {@link #httpStatus()} for the HTTP
+ * API's JSON error bodies, and {@link #retryable()} for MCP tool errors (a tool error tells the
+ * model whether trying again can help). The names are part of the wire contract: HTTP error
+ * bodies, MCP tool errors and CLI output carry them verbatim, so they never change once released.
  */
 public enum ErrorCode {
+  // Frames and images on the wire.
+
   /** Not JSON, not an object, a required field missing or of the wrong type. */
-  MALFORMED_FRAME,
+  MALFORMED_FRAME(400),
   /** {@code v} is a number other than 1, the only protocol version there is. */
-  UNSUPPORTED_VERSION,
+  UNSUPPORTED_VERSION(400),
   /** The encoded frame is larger than {@link Limits#maxFrameBytes()}. */
-  FRAME_TOO_LARGE,
+  FRAME_TOO_LARGE(413),
   /** One image decodes to more than {@link Limits#maxImageBytes()}. */
-  IMAGE_TOO_LARGE,
+  IMAGE_TOO_LARGE(413),
   /** The images of one frame decode to more than {@link Limits#maxFrameImageBytes()} together. */
-  FRAME_IMAGES_TOO_LARGE,
+  FRAME_IMAGES_TOO_LARGE(413),
   /** More images than {@link Limits#maxImagesPerMessage()}. */
-  TOO_MANY_IMAGES,
+  TOO_MANY_IMAGES(400),
   /** A {@code media_type} other than image/png, image/jpeg, image/gif or image/webp. */
-  UNSUPPORTED_MEDIA_TYPE,
+  UNSUPPORTED_MEDIA_TYPE(400),
   /** The declared {@code media_type} does not match the image's signature bytes. */
-  MEDIA_TYPE_MISMATCH,
+  MEDIA_TYPE_MISMATCH(400),
   /** {@code data} is not standard base64 (RFC 4648 alphabet, optional padding, no whitespace). */
-  INVALID_BASE64,
+  INVALID_BASE64(400),
   /** {@code data} starts with a {@code data:} URI prefix, which the wire does not allow. */
-  DATA_URI_NOT_ALLOWED,
+  DATA_URI_NOT_ALLOWED(400),
   /** Images on a frame type that cannot carry them, such as {@code assistant.delta}. */
-  IMAGES_NOT_ALLOWED,
+  IMAGES_NOT_ALLOWED(400),
+
+  // Requests to a host (HTTP API, MCP tools).
+
+  /** An argument or query parameter is missing, unknown, of the wrong type or out of range. */
+  INVALID_ARGUMENT(400),
+  /** The HTTP request itself is malformed (bad URI encoding, bad chunking, bad headers). */
+  BAD_REQUEST(400),
+  /** Missing or wrong credentials. */
+  UNAUTHORIZED(401),
+  /** No such endpoint or resource. */
+  NOT_FOUND(404),
+  /** The host does not know the instance. */
+  INSTANCE_NOT_FOUND(404),
+  /** The endpoint does not take this HTTP method. */
+  METHOD_NOT_ALLOWED(405),
+  /** The request URI is longer than the server reads. */
+  URI_TOO_LONG(414),
+  /** A {@code Content-Encoding} the server does not implement (only identity is). */
+  UNSUPPORTED_CONTENT_ENCODING(415),
+  /** The request headers are larger than the server reads. */
+  HEADERS_TOO_LARGE(431),
+  /** A {@code Transfer-Encoding} or feature the server does not implement. */
+  NOT_IMPLEMENTED(501),
+
+  // Lazy media and attachments.
+
+  /** No media reference with that id was ever registered (or it was evicted to respect the size bound). */
+  UNKNOWN_REF(404),
+  /** The media reference existed but its time to live has passed. */
+  EXPIRED_REF(410),
+  /** No downloader is configured for the media reference's channel. */
+  NO_DOWNLOADER(501),
+  /** The download is larger than the configured maximum. */
+  DOWNLOAD_TOO_LARGE(413),
+  /** No attachment has that file name. */
+  UNKNOWN_ATTACHMENT(404),
+  /** An upload is larger than the configured maximum. */
+  UPLOAD_TOO_LARGE(413),
+  /** An upload is malformed: bad base64, a missing name, an unusable MIME type. */
+  INVALID_UPLOAD(400),
+  /** {@code read_attachment} on a file that is not text. */
+  BINARY_ATTACHMENT(415),
+  /** {@code view_attachment} on a file whose MIME type is not an image type a model can view. */
+  NOT_AN_IMAGE(415),
+  /** {@code view_attachment} for a target model that cannot see images. */
+  VISION_UNSUPPORTED(400),
+
+  // The host's own state.
+
   /**
    * The store's byte budget across all instances is used up and evicting older frames of other
-   * instances did not make room; retry later or remove instances (HTTP 507).
+   * instances did not make room; retry later or remove instances.
    */
-  STORE_FULL,
-  /** The store already holds its maximum number of instances; remove one first (HTTP 503). */
-  TOO_MANY_INSTANCES
+  STORE_FULL(507, true),
+  /** The store already holds its maximum number of instances; remove one first. */
+  TOO_MANY_INSTANCES(503, true),
+  /** The host, a download or a resource is unavailable for now; trying again later may work. */
+  UNAVAILABLE(503, true),
+  /** The host is shutting down; try again once it is back. */
+  SHUTTING_DOWN(503, true),
+  /** A failure on the answering side; the message says what failed. */
+  INTERNAL(500, true);
+
+  private final int httpStatus;
+  private final boolean retryable;
+
+  ErrorCode(int httpStatus) {
+    this(httpStatus, false);
+  }
+
+  ErrorCode(int httpStatus, boolean retryable) {
+    this.httpStatus = httpStatus;
+    this.retryable = retryable;
+  }
+
+  /** The HTTP status of an error body carrying this code. */
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  /**
+   * Whether the same request may succeed later unchanged (the host's state, not the request, is
+   * at fault). A client or model should not retry the others: the request itself must change.
+   */
+  public boolean retryable() {
+    return retryable;
+  }
+
+  /** The code whose {@link #name()} is {@code name}, if any: for codes read back from a host's answer. */
+  public static java.util.Optional<ErrorCode> parse(String name) {
+    if (name == null) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(valueOf(name));
+    } catch (IllegalArgumentException e) {
+      return java.util.Optional.empty();
+    }
+  }
 }

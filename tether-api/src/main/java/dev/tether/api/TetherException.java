@@ -4,12 +4,15 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * The one exception for bad input from the wire: a frame, payload or image that a producer must
- * not send or a consumer must not accept.
+ * The one exception for failures a caller can act on: a frame, payload or image that a producer
+ * must not send or a consumer must not accept, a request a host refuses, a media or attachment
+ * request that cannot be served, a store without room.
  *
- * <p>It carries a stable {@link #code()}, the zero-based index of the offending image when one
- * image is to blame, and a message that tells a user what to change. Caller mistakes (a null
- * argument, a negative limit) are reported with the JDK's exceptions instead.
+ * <p>It carries a stable {@link #code()} (which also says the HTTP status and whether retrying
+ * can help), the zero-based index of the offending image when one image is to blame, and a
+ * message that tells a user what to change. Caller mistakes (a null argument, a negative limit)
+ * are reported with the JDK's exceptions instead, and environment failures (a disk, a network)
+ * as {@link java.io.IOException}s.
  */
 public final class TetherException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -5,9 +5,7 @@ import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.mcp.EgressReadLoop;
-import dev.tether.mcp.HostRefusedException;
 import dev.tether.mcp.ReadRequest;
-import dev.tether.mcp.UnknownInstanceException;
 import dev.tether.mcp.ReadResult;
 import dev.tether.mcp.SendReceipt;
 import dev.tether.mcp.TetherClient;
@@ -58,18 +56,18 @@ final class HttpTetherClient implements TetherClient {
   }
 
   /**
-   * A host's refusal with a wire error code becomes that TetherException; an unknown instance
-   * an {@link UnknownInstanceException}; any other 4xx a {@link HostRefusedException} (the request
-   * itself is wrong, so retrying cannot help); 5xx and transport failures pass through as
+   * A host's refusal with a known error code becomes a TetherException with that code; any other
+   * 4xx one coded INVALID_ARGUMENT, UNAUTHORIZED or NOT_FOUND (the request itself is wrong, so
+   * retrying cannot help); 5xx and transport failures pass through as
    * {@link java.io.IOException}s (the host may recover).
    */
   static Throwable translate(Throwable t, String instance) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     if (cause instanceof TetherHttpClient.HttpError e) {
-      for (ErrorCode code : ErrorCode.values()) {
-        if (code.name().equals(e.code)) {
-          return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);
-        }
+      java.util.Optional<ErrorCode> known = ErrorCode.parse(e.code).filter(c -> !c.retryable());
+      if (known.isPresent() && known.get() != ErrorCode.INSTANCE_NOT_FOUND) {
+        ErrorCode code = known.get();
+        return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);
       }
       if (e.status / 100 == 4 && e.status != 408 && e.status != 429) {
         String said = e.status + " " + e.code + (e.detail == null || e.detail.isEmpty() ? "" : ": " + e.detail);
@@ -87,15 +85,15 @@ final class HttpTetherClient implements TetherClient {
 
   private static Throwable refused(int status, String code, String said, String instance) {
     if ("INSTANCE_NOT_FOUND".equals(code)) {
-      return new UnknownInstanceException(instance);
+      return TetherException.of(ErrorCode.INSTANCE_NOT_FOUND, "no instance named '" + instance + "'");
     }
-    HostRefusedException.Reason reason = switch (status) {
-      case 401, 403 -> HostRefusedException.Reason.UNAUTHORIZED;
-      case 404 -> HostRefusedException.Reason.NOT_FOUND;
-      default -> HostRefusedException.Reason.INVALID_ARGUMENTS;
+    ErrorCode refusal = switch (status) {
+      case 401, 403 -> ErrorCode.UNAUTHORIZED;
+      case 404 -> ErrorCode.NOT_FOUND;
+      default -> ErrorCode.INVALID_ARGUMENT;
     };
-    String advice = reason == HostRefusedException.Reason.UNAUTHORIZED
-        ? "; check the token file given to 'tether mcp --token-file'" : "";
-    return new HostRefusedException(reason, said + advice);
+    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the token file given to 'tether mcp --token-file'" : "";
+    return TetherException.of(refusal, "the tether host refused the request: " + said + advice);
   }
+
 }

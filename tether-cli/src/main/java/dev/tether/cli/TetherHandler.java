@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MsgIds;
 import dev.tether.api.SessionKey;
@@ -113,10 +114,10 @@ final class TetherHandler extends Handler.Abstract {
   private boolean route(Request request, Response response, Callback callback) {
     if (token != null && !authorized(request)) {
       response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-      return send(response, callback, 401, ErrorBody.of(ErrorBody.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+      return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
     }
     if (shuttingDown) {
-      return send(response, callback, 503, ErrorBody.of(ErrorBody.SHUTTING_DOWN, "the server is shutting down"));
+      return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
     String path = request.getHttpURI().getDecodedPath();
     String method = request.getMethod();
@@ -127,7 +128,7 @@ final class TetherHandler extends Handler.Abstract {
     // "", "v1", "instances", id, "tether" [, "poll" | "stream"]
     if (parts.length < 5 || parts.length > 6 || !parts[0].isEmpty() || !"v1".equals(parts[1])
         || !"instances".equals(parts[2]) || parts[3].isEmpty() || !"tether".equals(parts[4])) {
-      return send(response, callback, 404, ErrorBody.of(ErrorBody.NOT_FOUND, "no such endpoint: " + path));
+      return send(response, callback, ErrorCode.NOT_FOUND.httpStatus(), ErrorBody.of(ErrorCode.NOT_FOUND, "no such endpoint: " + path));
     }
     String instance = parts[3];
     String action = parts.length == 6 ? parts[5] : "";
@@ -149,7 +150,7 @@ final class TetherHandler extends Handler.Abstract {
               ? PollParams.parseForPoll(fields::getValues)
               : PollParams.parse(fields::getValues, null, null);
         } catch (IllegalArgumentException e) {
-          return send(response, callback, 400, ErrorBody.of(ErrorBody.INVALID_PARAMETER, e.getMessage()));
+          return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
         }
         if ("poll".equals(action)) {
           poll(instance, params, request, response, callback);
@@ -158,7 +159,7 @@ final class TetherHandler extends Handler.Abstract {
         }
       }
       default -> {
-        return send(response, callback, 404, ErrorBody.of(ErrorBody.NOT_FOUND, "no such endpoint: " + path));
+        return send(response, callback, ErrorCode.NOT_FOUND.httpStatus(), ErrorBody.of(ErrorCode.NOT_FOUND, "no such endpoint: " + path));
       }
     }
     return true;
@@ -178,7 +179,7 @@ final class TetherHandler extends Handler.Abstract {
       // Reading one more large body could push the heap past its budget: refuse it before its
       // first byte is held, and discard what the client still sends.
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      write(response, 503, ErrorBody.of(ErrorBody.UNAVAILABLE,
+      write(response, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE,
               "the server is reading too many large requests at once; retry shortly"),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
       return;
@@ -207,7 +208,7 @@ final class TetherHandler extends Handler.Abstract {
   private void refuseBody(Throwable cause, Request request, Response response, Callback callback, int maxFrame) {
     if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
       // Refused while the client may still be sending: answer, then discard the rest.
-      write(response, ErrorBody.status(e.code()), ErrorBody.of(e),
+      write(response, e.code().httpStatus(), ErrorBody.of(e),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
     } else {
       fail(response, callback, cause); // a body cut short is over already: nothing to drain
@@ -272,7 +273,7 @@ final class TetherHandler extends Handler.Abstract {
 
   private static boolean notAllowed(Response response, Callback callback, String allowed) {
     response.getHeaders().put(HttpHeader.ALLOW, allowed);
-    return send(response, callback, 405, ErrorBody.of(ErrorBody.METHOD_NOT_ALLOWED, "use " + allowed + " here"));
+    return send(response, callback, ErrorCode.METHOD_NOT_ALLOWED.httpStatus(), ErrorBody.of(ErrorCode.METHOD_NOT_ALLOWED, "use " + allowed + " here"));
   }
 
   /**
@@ -283,16 +284,16 @@ final class TetherHandler extends Handler.Abstract {
    */
   private void fail(Response response, Callback callback, Throwable failure) {
     if (failure instanceof TetherException e) {
-      send(response, callback, ErrorBody.status(e.code()), ErrorBody.of(e));
+      send(response, callback, e.code().httpStatus(), ErrorBody.of(e));
     } else if (failure instanceof IllegalArgumentException e) {
-      send(response, callback, 400, ErrorBody.of(ErrorBody.INVALID_PARAMETER, e.getMessage()));
+      send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
     } else if (failure instanceof OutOfMemoryError) {
       failures.log("out of memory answering a request", failure);
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      send(response, callback, 503, ErrorBody.of(ErrorBody.UNAVAILABLE, "the server is out of memory; retry later"));
+      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is out of memory; retry later"));
     } else {
       failures.log("request failed", failure);
-      send(response, callback, 500, ErrorBody.of(ErrorBody.INTERNAL, "the server failed: " + failure));
+      send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL, "the server failed: " + failure));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.api.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -54,12 +55,12 @@ class HttpErrorContractTest {
 
   @Test
   void badPercentEncodingInPath_400JsonNotHtml() throws Exception {
-    assertJsonError(get("/v1/instances/%zz/tether/poll"), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(get("/v1/instances/%zz/tether/poll"), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
   void dotDotInPath_400Json() throws Exception {
-    assertJsonError(get("/../../etc/passwd"), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(get("/../../etc/passwd"), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
@@ -71,24 +72,24 @@ class HttpErrorContractTest {
 
   @Test
   void badUtf8InUri_400Json() throws Exception {
-    assertJsonError(get("/v1/instances/%ff%fe/tether/poll"), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(get("/v1/instances/%ff%fe/tether/poll"), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
   void rawNonAsciiByteInUri_400Json() throws Exception {
-    assertJsonError(get("/v1/instances/\u00ff\u00fe/tether/poll"), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(get("/v1/instances/\u00ff\u00fe/tether/poll"), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
   void uriLongerThanTheHeaderBuffer_414Json() throws Exception {
-    assertJsonError(get(BASE + "/poll?after_seq=" + "1".repeat(20_000)), 414, ErrorBody.URI_TOO_LONG);
+    assertJsonError(get(BASE + "/poll?after_seq=" + "1".repeat(20_000)), 414, ErrorCode.URI_TOO_LONG.name());
   }
 
   @Test
   void headersLargerThanTheBuffer_431Json() throws Exception {
     RawSocket.Response r = RawSocket.exchange(address,
         "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n");
-    assertJsonError(r, 431, ErrorBody.HEADERS_TOO_LARGE);
+    assertJsonError(r, 431, ErrorCode.HEADERS_TOO_LARGE.name());
   }
 
   @Test
@@ -106,12 +107,12 @@ class HttpErrorContractTest {
 
   @Test
   void conflictingContentLengths_400Json() throws Exception {
-    assertJsonError(post("Content-Length: 5\r\nContent-Length: 6\r\n", FRAME), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(post("Content-Length: 5\r\nContent-Length: 6\r\n", FRAME), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
   void invalidContentLength_400Json() throws Exception {
-    assertJsonError(post("Content-Length: abc\r\n", FRAME), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(post("Content-Length: abc\r\n", FRAME), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test
@@ -134,7 +135,7 @@ class HttpErrorContractTest {
   @Test
   void contentEncodingGzip_415Json() throws Exception {
     String msg = assertJsonError(post("Content-Encoding: gzip\r\nContent-Length: " + FRAME.length() + "\r\n", FRAME),
-        415, ErrorBody.UNSUPPORTED_CONTENT_ENCODING);
+        415, ErrorCode.UNSUPPORTED_CONTENT_ENCODING.name());
     assertEquals(0, server.store().lastSeq("vm1"), msg);
   }
 
@@ -147,13 +148,13 @@ class HttpErrorContractTest {
   @Test
   void transferEncodingGzip_501Json() throws Exception {
     RawSocket.Response r = post("Transfer-Encoding: gzip, chunked\r\n", "3\r\nabc\r\n0\r\n\r\n");
-    assertJsonError(r, 501, ErrorBody.NOT_IMPLEMENTED);
+    assertJsonError(r, 501, ErrorCode.NOT_IMPLEMENTED.name());
     assertEquals(0, server.store().lastSeq("vm1"));
   }
 
   @Test
   void garbageRequestLine_400Json() throws Exception {
-    assertJsonError(RawSocket.exchange(address, "HELLO\r\n\r\n"), 400, ErrorBody.BAD_REQUEST);
+    assertJsonError(RawSocket.exchange(address, "HELLO\r\n\r\n"), 400, ErrorCode.BAD_REQUEST.name());
   }
 
   @Test

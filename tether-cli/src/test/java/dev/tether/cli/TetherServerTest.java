@@ -178,7 +178,7 @@ class TetherServerTest {
     for (String q : List.of("after_seq=x", "after_seq=-1", "limit=ten", "wait_ms=1e3")) {
       RawHttp.Reply r = http.get(BASE + "/poll?" + q);
       assertEquals(400, r.status(), q);
-      assertEquals("INVALID_PARAMETER", r.errorCode());
+      assertEquals("INVALID_ARGUMENT", r.errorCode());
       assertTrue(r.json().path("error").path("message").asText().contains(q.substring(0, q.indexOf('='))), r.body());
     }
   }

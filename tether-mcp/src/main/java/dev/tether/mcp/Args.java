@@ -12,7 +12,7 @@ import java.util.TreeSet;
 /**
  * Strict reading of one tool call's arguments, as the SDK decoded them from JSON (strings, numbers,
  * booleans, lists, maps, nulls). Every problem is a {@link ToolError} with code
- * {@code INVALID_ARGUMENTS} and a sentence naming the argument, what was expected and what came.
+ * {@code INVALID_ARGUMENT} and a sentence naming the argument, what was expected and what came.
  * An explicit JSON {@code null} counts as absent. Not thread-safe; one instance per call.
  */
 final class Args {

@@ -1,8 +1,8 @@
 package dev.tether.mcp;
 
+import dev.tether.api.TetherException;
 import dev.tether.api.Image;
 import dev.tether.media.AttachmentCatalog;
-import dev.tether.media.MediaException;
 import dev.tether.media.MediaFetchResult;
 import dev.tether.media.MediaFetcher;
 import dev.tether.media.MediaRegistry;
@@ -24,7 +24,7 @@ import java.util.concurrent.Executor;
  * {@link MediaFetcher}, and the attachment tools ({@code list_attachments},
  * {@code read_attachment}, {@code view_attachment}) over an {@link AttachmentCatalog}. Images come
  * back as MCP image content. File reads run on {@code io}, never on the transport's threads. A
- * {@link MediaException} becomes a tool error whose code is its reason (for example
+ * {@link TetherException} becomes a tool error whose code is its reason (for example
  * {@code EXPIRED_REF}). Thread-safe.
  */
 final class MediaTools {
@@ -78,7 +78,7 @@ final class MediaTools {
             : catalog.read(fileName, offset, limit == null ? Integer.MAX_VALUE : limit.intValue())).toolText());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
-      } catch (MediaException e) {
+      } catch (TetherException e) {
         throw mediaError(e);
       }
     }, io);
@@ -94,17 +94,17 @@ final class MediaTools {
         return image(image, fileName + " (" + image.mediaType().mimeType() + ")");
       } catch (IOException e) {
         throw new UncheckedIOException(e);
-      } catch (MediaException e) {
+      } catch (TetherException e) {
         throw mediaError(e);
       }
     }, io);
   }
 
-  /** A {@link MediaException} as a coded tool error; anything else unchanged. */
+  /** A {@link TetherException} as a coded tool error; anything else unchanged. */
   private static RuntimeException mediaError(Throwable failure) {
     Throwable e = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    if (e instanceof MediaException media) {
-      return ToolError.of(media.reason().name(), media.getMessage(), media);
+    if (e instanceof TetherException media) {
+      return ToolError.from(media);
     }
     return e instanceof RuntimeException r ? r : new CompletionException(e);
   }

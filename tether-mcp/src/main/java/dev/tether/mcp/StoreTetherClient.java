@@ -1,6 +1,8 @@
 package dev.tether.mcp;
 
 import dev.tether.api.Frame;
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import dev.tether.api.SessionKey;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
@@ -33,7 +35,7 @@ public final class StoreTetherClient implements TetherClient {
 
   /**
    * @param store the frames of every instance
-   * @param knownInstances which instance names exist; others are {@link UnknownInstanceException}
+   * @param knownInstances which instance names exist; others are a {@link TetherException} coded {@code INSTANCE_NOT_FOUND}
    *     (the store itself creates instances on first use, so it cannot tell)
    */
   public StoreTetherClient(TetherStore store, Predicate<String> knownInstances) {
@@ -122,7 +124,7 @@ public final class StoreTetherClient implements TetherClient {
   private void requireKnown(String instance) {
     Objects.requireNonNull(instance, "instance");
     if (instance.isEmpty() || !knownInstances.test(instance)) {
-      throw new UnknownInstanceException(instance);
+      throw TetherException.of(ErrorCode.INSTANCE_NOT_FOUND, "no instance named '" + instance + "'");
     }
   }
 

@@ -11,10 +11,11 @@ import java.util.concurrent.CompletableFuture;
  * asynchronous: a long-poll returns a future that completes when frames arrive or the wait ends,
  * and never holds a thread while it waits, so one MCP server can serve many concurrent polls.
  *
- * <p>Failures complete the future exceptionally: {@link UnknownInstanceException} for an
- * instance the host does not know, {@link dev.tether.api.TetherException} for a frame the host
- * rejects, {@link HostRefusedException} for any other refusal of the request (bad argument,
- * bad credentials, no such resource: trying again will not help), and
+ * <p>Failures complete the future exceptionally: a {@link dev.tether.api.TetherException} for
+ * anything the host refuses, with its {@link dev.tether.api.ErrorCode} ({@code INSTANCE_NOT_FOUND}
+ * for an instance it does not know, the frame's code for a frame it rejects, {@code
+ * INVALID_ARGUMENT}, {@code UNAUTHORIZED} or {@code NOT_FOUND} for any other refusal: trying again
+ * will not help), and
  * {@link java.io.IOException} (possibly wrapped in a
  * {@link java.util.concurrent.CompletionException}) when the host cannot be reached.
  * Implementations must be thread-safe.

@@ -33,7 +33,7 @@ import reactor.core.scheduler.Schedulers;
  * caller can cause (missing, unknown or wrongly typed arguments, an image that breaks a rule, an
  * unknown instance) is a tool result with {@code isError: true} whose text is
  * {@code {"error":{"code":..., "message":..., "image_index":...}}}; the codes are the
- * {@link dev.tether.api.ErrorCode} names plus {@code INVALID_ARGUMENTS}, {@code UNKNOWN_INSTANCE}, {@code UNAUTHORIZED}, {@code NOT_FOUND},
+ * {@link dev.tether.api.ErrorCode} names ({@code INVALID_ARGUMENT}, {@code INSTANCE_NOT_FOUND}, {@code UNAUTHORIZED}, {@code NOT_FOUND},
  * {@code UNAVAILABLE} and {@code INTERNAL}, and for the media tools the media reasons
  * ({@code UNKNOWN_REF}, {@code EXPIRED_REF}, {@code NOT_AN_IMAGE}, ...). The server checks arguments itself
  * rather than with the SDK's schema validator, so that every error carries such a code.

@@ -1,5 +1,6 @@
 package dev.tether.mcp;
 
+import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -77,26 +78,18 @@ final class ToolSpecs {
       return error;
     }
     if (e instanceof TetherException tether) {
+      if (tether.code() == ErrorCode.INSTANCE_NOT_FOUND) {
+        return ToolError.of(ErrorCode.INSTANCE_NOT_FOUND,
+            tether.getMessage() + "; check the instance handle or ID (the host's instance list shows them)", tether);
+      }
       return ToolError.from(tether);
-    }
-    if (e instanceof UnknownInstanceException unknown) {
-      return ToolError.of(ToolError.UNKNOWN_INSTANCE,
-          unknown.getMessage() + "; check the instance handle or ID (the host's instance list shows them)", unknown);
-    }
-    if (e instanceof HostRefusedException refused) {
-      String code = switch (refused.reason()) {
-        case INVALID_ARGUMENTS -> ToolError.INVALID_ARGUMENTS;
-        case UNAUTHORIZED -> ToolError.UNAUTHORIZED;
-        case NOT_FOUND -> ToolError.NOT_FOUND;
-      };
-      return ToolError.of(code, tool + " was refused by the tether host: " + refused.getMessage(), refused);
     }
     if (e instanceof IOException || e instanceof UncheckedIOException || e instanceof TimeoutException) {
       LOG.log(System.Logger.Level.WARNING, tool + ": host unavailable", e);
-      return ToolError.of(ToolError.UNAVAILABLE, tool + " could not reach the tether host: " + e.getMessage()
+      return ToolError.of(ErrorCode.UNAVAILABLE, tool + " could not reach the tether host: " + e.getMessage()
           + "; try again shortly", e);
     }
     LOG.log(System.Logger.Level.ERROR, tool + " failed", e);
-    return ToolError.of(ToolError.INTERNAL, tool + " failed: " + e, e);
+    return ToolError.of(ErrorCode.INTERNAL, tool + " failed: " + e, e);
   }
 }

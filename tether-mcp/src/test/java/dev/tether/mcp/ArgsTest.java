@@ -1,5 +1,6 @@
 package dev.tether.mcp;
 
+import dev.tether.api.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +29,7 @@ class ArgsTest {
           args.put("instance", "vm");
           args.put(name, 1);
           ToolError e = assertThrows(ToolError.class, () -> Args.of("t", args, ALLOWED));
-          assertEquals(ToolError.INVALID_ARGUMENTS, e.code());
+          assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
           assertTrue(e.getMessage().contains("'" + name + "'"), e.getMessage());
         });
   }
@@ -44,7 +45,7 @@ class ArgsTest {
             assertEquals(value, args.optLong("after_seq", min, max).orElseThrow());
           } else {
             ToolError e = assertThrows(ToolError.class, () -> args.optLong("after_seq", min, max));
-            assertEquals(ToolError.INVALID_ARGUMENTS, e.code());
+            assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
           }
         });
   }

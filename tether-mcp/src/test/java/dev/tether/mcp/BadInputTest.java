@@ -41,33 +41,33 @@ class BadInputTest {
     String pngData = (String) png.get("data");
     return Stream.of(
         // Arguments: missing, extra, wrongly typed.
-        bad("send without instance", "tether_send", Map.of("text", "hi"), "INVALID_ARGUMENTS", null, "instance"),
-        bad("send without text", "tether_send", Map.of("instance", INSTANCE), "INVALID_ARGUMENTS", null, "text"),
-        bad("send with no arguments", "tether_send", Map.of(), "INVALID_ARGUMENTS", null, "instance"),
+        bad("send without instance", "tether_send", Map.of("text", "hi"), "INVALID_ARGUMENT", null, "instance"),
+        bad("send without text", "tether_send", Map.of("instance", INSTANCE), "INVALID_ARGUMENT", null, "text"),
+        bad("send with no arguments", "tether_send", Map.of(), "INVALID_ARGUMENT", null, "instance"),
         bad("send with an extra argument", "tether_send", Map.of("instance", INSTANCE, "text", "hi", "priority", 1),
-            "INVALID_ARGUMENTS", null, "'priority'"),
+            "INVALID_ARGUMENT", null, "'priority'"),
         bad("send with numeric text", "tether_send", Map.of("instance", INSTANCE, "text", 42),
-            "INVALID_ARGUMENTS", null, "text must be a string"),
+            "INVALID_ARGUMENT", null, "text must be a string"),
         bad("send with images as a string", "tether_send", Map.of("instance", INSTANCE, "text", "hi", "images", pngData),
-            "INVALID_ARGUMENTS", null, "images must be an array"),
+            "INVALID_ARGUMENT", null, "images must be an array"),
         bad("send with an image that is a string", "tether_send",
-            Map.of("instance", INSTANCE, "text", "hi", "images", List.of(pngData)), "INVALID_ARGUMENTS", null, "images[0]"),
+            Map.of("instance", INSTANCE, "text", "hi", "images", List.of(pngData)), "INVALID_ARGUMENT", null, "images[0]"),
         bad("send with a ref instead of data", "tether_send", Map.of("instance", INSTANCE, "text", "hi",
-            "images", List.of(Map.of("media_type", "image/png", "ref", "sha256:00"))), "INVALID_ARGUMENTS", null, "'ref'"),
+            "images", List.of(Map.of("media_type", "image/png", "ref", "sha256:00"))), "INVALID_ARGUMENT", null, "'ref'"),
         bad("send with an empty instance", "tether_send", Map.of("instance", "", "text", "hi"),
-            "INVALID_ARGUMENTS", null, "instance"),
+            "INVALID_ARGUMENT", null, "instance"),
         bad("read with a string cursor", "tether_read", Map.of("instance", INSTANCE, "after_seq", "5"),
-            "INVALID_ARGUMENTS", null, "after_seq must be a whole number"),
+            "INVALID_ARGUMENT", null, "after_seq must be a whole number"),
         bad("read with a fractional wait", "tether_read", Map.of("instance", INSTANCE, "wait_ms", 1.5),
-            "INVALID_ARGUMENTS", null, "wait_ms"),
+            "INVALID_ARGUMENT", null, "wait_ms"),
         bad("read with a negative cursor", "tether_read", Map.of("instance", INSTANCE, "after_seq", -1),
-            "INVALID_ARGUMENTS", null, "after_seq"),
+            "INVALID_ARGUMENT", null, "after_seq"),
         bad("read with types as a string", "tether_read", Map.of("instance", INSTANCE, "types", "assistant.done"),
-            "INVALID_ARGUMENTS", null, "types must be an array"),
+            "INVALID_ARGUMENT", null, "types must be an array"),
         bad("read with a numeric type", "tether_read", Map.of("instance", INSTANCE, "types", List.of(7)),
-            "INVALID_ARGUMENTS", null, "types[0]"),
+            "INVALID_ARGUMENT", null, "types[0]"),
         bad("read with an extra argument", "tether_read", Map.of("instance", INSTANCE, "cursor", 3),
-            "INVALID_ARGUMENTS", null, "'cursor'"),
+            "INVALID_ARGUMENT", null, "'cursor'"),
         // Images that break the wire rules.
         bad("five images", "tether_send", Map.of("instance", INSTANCE, "text", "hi",
             "images", Collections.nCopies(5, png)), "TOO_MANY_IMAGES", null, "5 images"),
@@ -85,9 +85,9 @@ class BadInputTest {
             "images", List.of(TestImages.arg("image/png", oversizedPng()))), "IMAGE_TOO_LARGE", 0, "10 MiB"),
         // Unknown instance, on both tools.
         bad("send to an unknown instance", "tether_send", Map.of("instance", "no-such-vm", "text", "hi"),
-            "UNKNOWN_INSTANCE", null, "no-such-vm"),
+            "INSTANCE_NOT_FOUND", null, "no-such-vm"),
         bad("read from an unknown instance", "tether_read", Map.of("instance", "no-such-vm"),
-            "UNKNOWN_INSTANCE", null, "no-such-vm"));
+            "INSTANCE_NOT_FOUND", null, "no-such-vm"));
   }
 
   private static Arguments bad(String name, String tool, Map<String, Object> args, String code, Integer imageIndex,
@@ -167,7 +167,7 @@ class BadInputTest {
     args.put("text", "hi");
     CallToolResult result = server.call("tether_send", args);
     assertTrue(result.isError());
-    assertEquals("INVALID_ARGUMENTS", JSON.readTree(ChildServer.text(result)).get("error").get("code").asText());
+    assertEquals("INVALID_ARGUMENT", JSON.readTree(ChildServer.text(result)).get("error").get("code").asText());
   }
 
   @SuppressWarnings("unchecked")

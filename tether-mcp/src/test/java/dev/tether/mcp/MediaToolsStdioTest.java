@@ -61,7 +61,7 @@ class MediaToolsStdioTest {
   @Test
   void fetchMedia_unknownRef_isACodedError() throws Exception {
     assertError(server.call("fetch_media", Map.of("mediaRef", "tst_nothing")), "UNKNOWN_REF");
-    assertError(server.call("fetch_media", Map.of()), "INVALID_ARGUMENTS");
+    assertError(server.call("fetch_media", Map.of()), "INVALID_ARGUMENT");
   }
 
   @Test
@@ -89,8 +89,8 @@ class MediaToolsStdioTest {
     assertError(server.call("view_attachment", Map.of("filename", "notes.txt")), "NOT_AN_IMAGE");
     assertError(server.call("read_attachment", Map.of("filename", "blob.bin")), "BINARY_ATTACHMENT");
     assertError(server.call("read_attachment", Map.of("filename", "../etc/passwd")), "UNKNOWN_ATTACHMENT");
-    assertError(server.call("read_attachment", Map.of("filename", "notes.txt", "offset", -1)), "INVALID_ARGUMENTS");
-    assertError(server.call("view_attachment", Map.of("filename", "chart.png", "size", "big")), "INVALID_ARGUMENTS");
+    assertError(server.call("read_attachment", Map.of("filename", "notes.txt", "offset", -1)), "INVALID_ARGUMENT");
+    assertError(server.call("view_attachment", Map.of("filename", "chart.png", "size", "big")), "INVALID_ARGUMENT");
   }
 
   private static CallToolResult ok(CallToolResult result) {

@@ -1,5 +1,7 @@
 package dev.tether.mcp;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -49,9 +51,11 @@ class StoreTetherClientTest {
   void unknownInstance_failsBothCallsWithoutTouchingTheStore() {
     ExecutionException send = assertThrows(ExecutionException.class,
         () -> client.send("vm2", Frames.hostUserMessage("s", "hi", List.of())).get());
-    assertEquals("vm2", assertInstanceOf(UnknownInstanceException.class, send.getCause()).instance());
+    TetherException unknown = assertInstanceOf(TetherException.class, send.getCause());
+    assertEquals(ErrorCode.INSTANCE_NOT_FOUND, unknown.code());
+    assertTrue(unknown.getMessage().contains("'vm2'"), unknown.getMessage());
     ExecutionException read = assertThrows(ExecutionException.class, () -> client.read("vm2", ReadRequest.after(0)).get());
-    assertInstanceOf(UnknownInstanceException.class, read.getCause());
+    assertEquals(ErrorCode.INSTANCE_NOT_FOUND, assertInstanceOf(TetherException.class, read.getCause()).code());
     assertEquals(0, store.lastSeq("vm2"));
   }
 
@@ -147,13 +151,13 @@ class StoreTetherClientTest {
 
   @Test
   void hostRefusals_becomeDefiniteToolErrors_neverUnavailable() {
-    assertEquals(ToolError.INVALID_ARGUMENTS, ToolSpecs.classify("tether_read",
-        new HostRefusedException(HostRefusedException.Reason.INVALID_ARGUMENTS, "400 BAD_REQUEST: limit")).code());
+    assertEquals(ErrorCode.INVALID_ARGUMENT, ToolSpecs.classify("tether_read",
+        TetherException.of(ErrorCode.INVALID_ARGUMENT, "400 BAD_REQUEST: limit")).code());
     ToolError unauthorized = ToolSpecs.classify("tether_send", new java.util.concurrent.CompletionException(
-        new HostRefusedException(HostRefusedException.Reason.UNAUTHORIZED, "401 UNAUTHORIZED: bad token")));
-    assertEquals(ToolError.UNAUTHORIZED, unauthorized.code());
+        TetherException.of(ErrorCode.UNAUTHORIZED, "401 UNAUTHORIZED: bad token")));
+    assertEquals(ErrorCode.UNAUTHORIZED, unauthorized.code());
     assertFalse(unauthorized.getMessage().contains("try again"), unauthorized.getMessage());
-    assertEquals(ToolError.NOT_FOUND, ToolSpecs.classify("tether_read",
-        new HostRefusedException(HostRefusedException.Reason.NOT_FOUND, "404 NOT_FOUND")).code());
+    assertEquals(ErrorCode.NOT_FOUND, ToolSpecs.classify("tether_read",
+        TetherException.of(ErrorCode.NOT_FOUND, "404 NOT_FOUND")).code());
   }
 }

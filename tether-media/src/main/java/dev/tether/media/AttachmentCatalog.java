@@ -1,5 +1,6 @@
 package dev.tether.media;
 
+import dev.tether.api.ErrorCode;
 import dev.tether.images.Images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
@@ -85,8 +86,8 @@ public final class AttachmentCatalog {
   /**
    * Saves an upload under a sanitised, unused name and records it in the manifest.
    *
-   * @throws MediaException {@link MediaException.Reason#UPLOAD_TOO_LARGE} over the size limit
-   *     (checked before decoding), {@link MediaException.Reason#INVALID_UPLOAD} for bad base64,
+   * @throws TetherException {@link ErrorCode#UPLOAD_TOO_LARGE} over the size limit
+   *     (checked before decoding), {@link ErrorCode#INVALID_UPLOAD} for bad base64,
    *     an unusable MIME type or a full catalog
    * @throws IOException when the file or manifest cannot be written
    */
@@ -98,8 +99,7 @@ public final class AttachmentCatalog {
     try {
       List<Attachment> current = attachments;
       if (current.size() >= maxAttachments) {
-        throw new MediaException(MediaException.Reason.INVALID_UPLOAD,
-            "the catalog already holds " + current.size() + " attachments, its limit");
+        throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the catalog already holds " + current.size() + " attachments, its limit");
       }
       String name = freeName(MediaFiles.sanitise(upload.filename()), current);
       Path path = MediaFiles.resolveInside(dir, name);
@@ -141,7 +141,7 @@ public final class AttachmentCatalog {
         return a;
       }
     }
-    throw new MediaException(MediaException.Reason.UNKNOWN_ATTACHMENT, "no attachment is named '"
+    throw TetherException.of(ErrorCode.UNKNOWN_ATTACHMENT, "no attachment is named '"
         + MediaText.excerpt(fileName) + "'; use list_attachments to see the names");
   }
 
@@ -154,8 +154,8 @@ public final class AttachmentCatalog {
    * {@code read_attachment(filename, offset, limit)}: up to {@code limit} characters (clamped to
    * the configured maximum) from code-point {@code offset}; past the end gives empty text.
    *
-   * @throws MediaException {@link MediaException.Reason#BINARY_ATTACHMENT} for a binary file,
-   *     {@link MediaException.Reason#UNKNOWN_ATTACHMENT} for an unknown name
+   * @throws TetherException {@link ErrorCode#BINARY_ATTACHMENT} for a binary file,
+   *     {@link ErrorCode#UNKNOWN_ATTACHMENT} for an unknown name
    * @throws IllegalArgumentException for a negative offset or a limit below 1
    */
   public AttachmentText read(String fileName, long offset, int limit) throws IOException {
@@ -170,7 +170,7 @@ public final class AttachmentCatalog {
     int probe = Math.min(bytes.length, BINARY_PROBE_BYTES);
     for (int i = 0; i < probe; i++) {
       if (bytes[i] == 0) {
-        throw new MediaException(MediaException.Reason.BINARY_ATTACHMENT, a.fileName() + " is a binary file ("
+        throw TetherException.of(ErrorCode.BINARY_ATTACHMENT, a.fileName() + " is a binary file ("
             + a.mimeType() + ") and cannot be read as text"
             + (a.mimeType().regionMatches(true, 0, "image/", 0, 6) ? "; use view_attachment to see an image" : ""));
       }
@@ -188,8 +188,8 @@ public final class AttachmentCatalog {
    * {@code view_attachment(filename)}: the attachment as an image for a vision-capable model.
    *
    * @param visionCapable whether the target model accepts image input
-   * @throws MediaException {@link MediaException.Reason#VISION_UNSUPPORTED} when it does not,
-   *     {@link MediaException.Reason#NOT_AN_IMAGE} when the declared type is not image/png,
+   * @throws TetherException {@link ErrorCode#VISION_UNSUPPORTED} when it does not,
+   *     {@link ErrorCode#NOT_AN_IMAGE} when the declared type is not image/png,
    *     image/jpeg, image/gif or image/webp
    * @throws TetherException {@code MEDIA_TYPE_MISMATCH} when the bytes do not match the declared
    *     type, {@code IMAGE_TOO_LARGE} over the image limit
@@ -197,12 +197,12 @@ public final class AttachmentCatalog {
   public Image view(String fileName, boolean visionCapable) throws IOException {
     Attachment a = require(fileName);
     if (!visionCapable) {
-      throw new MediaException(MediaException.Reason.VISION_UNSUPPORTED, "the current model cannot see images, so "
+      throw TetherException.of(ErrorCode.VISION_UNSUPPORTED, "the current model cannot see images, so "
           + a.fileName() + " cannot be viewed; describe what you need from it to the user instead");
     }
     MediaType type = imageType(a);
     if (type == null) {
-      throw new MediaException(MediaException.Reason.NOT_AN_IMAGE, a.fileName() + " is " + a.mimeType()
+      throw TetherException.of(ErrorCode.NOT_AN_IMAGE, a.fileName() + " is " + a.mimeType()
           + ", not an image a model can view (image/png, image/jpeg, image/gif or image/webp)"
           + "; use read_attachment for text");
     }

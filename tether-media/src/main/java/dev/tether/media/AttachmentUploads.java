@@ -1,5 +1,7 @@
 package dev.tether.media;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import dev.tether.images.Images;
 import dev.tether.media.internal.MediaText;
 import java.util.Base64;
@@ -52,12 +54,12 @@ final class AttachmentUploads {
     return bytes;
   }
 
-  private static MediaException tooLarge(long bytes, long maxBytes) {
-    return new MediaException(MediaException.Reason.UPLOAD_TOO_LARGE, "the upload is " + bytes
+  private static TetherException tooLarge(long bytes, long maxBytes) {
+    return TetherException.of(ErrorCode.UPLOAD_TOO_LARGE, "the upload is " + bytes
         + " bytes or more; the limit is " + maxBytes + " bytes");
   }
 
-  private static MediaException invalid(String message) {
-    return new MediaException(MediaException.Reason.INVALID_UPLOAD, message);
+  private static TetherException invalid(String message) {
+    return TetherException.of(ErrorCode.INVALID_UPLOAD, message);
   }
 }

@@ -1,5 +1,7 @@
 package dev.tether.media;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import dev.tether.images.Images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
@@ -37,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the declared type, else a {@link dev.tether.api.TetherException} with {@code MEDIA_TYPE_MISMATCH}).
  * Everything else is saved under the media directory as {@code {ref}-{sanitised file name}} and
  * returned as a {@link MediaFetchResult.SavedFile}; a download over {@code maxDownloadBytes}
- * fails with {@link MediaException.Reason#DOWNLOAD_TOO_LARGE} and leaves no file.
+ * fails with {@link ErrorCode#DOWNLOAD_TOO_LARGE} and leaves no file.
  *
  * <p><b>Concurrency.</b> Thread-safe. Concurrent fetches of the same reference share one download:
  * the first caller starts it and records its future in a map keyed by id; later callers get a
@@ -83,7 +85,7 @@ public final class MediaFetcher implements AutoCloseable {
 
   /**
    * Fetches the media with reference id {@code refId}. The future fails with a
-   * {@link MediaException} (unknown or expired reference, no downloader, too large), a
+   * {@link TetherException} (unknown or expired reference, no downloader, too large), a
    * {@link dev.tether.api.TetherException} (an image whose bytes do not match its type) or an
    * {@link IOException} (download or disk failure). Cancelling the returned future does not stop
    * a download that other callers share.
@@ -96,10 +98,10 @@ public final class MediaFetcher implements AutoCloseable {
       ref = registry.require(refId);
       downloader = downloaders.get(ref.channel());
       if (downloader == null) {
-        throw new MediaException(MediaException.Reason.NO_DOWNLOADER, "media ref:" + refId
+        throw TetherException.of(ErrorCode.NO_DOWNLOADER, "media ref:" + refId
             + " comes from channel '" + ref.channel() + "', which has no downloader configured");
       }
-    } catch (MediaException e) {
+    } catch (TetherException e) {
       return CompletableFuture.failedFuture(e);
     }
     CompletableFuture<MediaFetchResult> mine = new CompletableFuture<>();
@@ -134,7 +136,7 @@ public final class MediaFetcher implements AutoCloseable {
 
   /**
    * Blocking form of {@link #fetch(String)}: waits at most {@code timeout} and rethrows the
-   * failure as it is ({@link MediaException}, {@link dev.tether.api.TetherException}, {@link IOException}).
+   * failure as it is ({@link TetherException}, {@link dev.tether.api.TetherException}, {@link IOException}).
    */
   public MediaFetchResult fetch(String refId, Duration timeout)
       throws IOException, InterruptedException, TimeoutException {
@@ -201,7 +203,7 @@ public final class MediaFetcher implements AutoCloseable {
 
   private void requireWithinLimit(MediaReference ref, long bytes) {
     if (bytes > maxDownloadBytes) {
-      throw new MediaException(MediaException.Reason.DOWNLOAD_TOO_LARGE, "media ref:" + ref.id()
+      throw TetherException.of(ErrorCode.DOWNLOAD_TOO_LARGE, "media ref:" + ref.id()
           + " is larger than the download limit of " + MediaSizes.human(maxDownloadBytes) + "; it was not saved");
     }
   }

@@ -1,5 +1,7 @@
 package dev.tether.media;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
@@ -110,8 +112,8 @@ public final class MediaRegistry {
   /**
    * The live reference with this id.
    *
-   * @throws MediaException {@link MediaException.Reason#EXPIRED_REF} when its time to live has
-   *     passed, {@link MediaException.Reason#UNKNOWN_REF} when it was never registered here
+   * @throws TetherException {@link ErrorCode#EXPIRED_REF} when its time to live has
+   *     passed, {@link ErrorCode#UNKNOWN_REF} when it was never registered here
    */
   public MediaReference require(String id) {
     Optional<MediaReference> ref = get(id);
@@ -121,10 +123,10 @@ public final class MediaRegistry {
     refs.cleanUp(); // moves entries that just expired into the tombstones
     Instant expiredAt = expired.getIfPresent(id);
     if (expiredAt != null) {
-      throw new MediaException(MediaException.Reason.EXPIRED_REF, "media ref:" + id + " expired at " + expiredAt
+      throw TetherException.of(ErrorCode.EXPIRED_REF, "media ref:" + id + " expired at " + expiredAt
           + "; it can no longer be fetched, so ask the sender to send it again");
     }
-    throw new MediaException(MediaException.Reason.UNKNOWN_REF, "media ref:"
+    throw TetherException.of(ErrorCode.UNKNOWN_REF, "media ref:"
         + MediaText.excerpt(id) + " is unknown; use list_media to see the available references");
   }
 

@@ -132,9 +132,9 @@ class AttachmentCatalogTest {
   void save_oversizeUploadIsRejectedAndWritesNothing() throws IOException {
     AttachmentCatalog catalog = AttachmentCatalog.builder(dir()).maxUploadBytes(1000).open();
     assertEquals(1000, catalog.save(upload("fits.bin", new byte[1000], "application/octet-stream")).size());
-    MediaException e = assertThrows(MediaException.class,
+    TetherException e = assertThrows(TetherException.class,
         () -> catalog.save(upload("big.bin", new byte[1001], "application/octet-stream")));
-    assertEquals(MediaException.Reason.UPLOAD_TOO_LARGE, e.reason());
+    assertEquals(ErrorCode.UPLOAD_TOO_LARGE, e.code());
     assertTrue(e.getMessage().contains("the limit is 1000 bytes"), e.getMessage());
     assertFalse(Files.exists(dir().resolve("big.bin")));
     assertEquals(1, catalog.list().size());
@@ -145,8 +145,8 @@ class AttachmentCatalogTest {
     AttachmentCatalog catalog = AttachmentCatalog.builder(dir()).maxUploadBytes(1000).open();
     // Not even valid base64: the size check must come first.
     String huge = "!".repeat(4_000_000);
-    MediaException e = assertThrows(MediaException.class, () -> catalog.save(new AttachmentUpload("x", huge, null)));
-    assertEquals(MediaException.Reason.UPLOAD_TOO_LARGE, e.reason());
+    TetherException e = assertThrows(TetherException.class, () -> catalog.save(new AttachmentUpload("x", huge, null)));
+    assertEquals(ErrorCode.UPLOAD_TOO_LARGE, e.code());
   }
 
   @Test
@@ -157,8 +157,8 @@ class AttachmentCatalogTest {
         new AttachmentUpload("a.txt", "aGk=", "text/plain)\n- forged.txt (1 bytes, text/plain"),
         new AttachmentUpload("a.txt", "aGk=", "png"),
         new AttachmentUpload("a.txt", "data:text/plain,hi", "text/plain"))) {
-      assertEquals(MediaException.Reason.INVALID_UPLOAD,
-          assertThrows(MediaException.class, () -> catalog.save(bad), bad.toString()).reason());
+      assertEquals(ErrorCode.INVALID_UPLOAD,
+          assertThrows(TetherException.class, () -> catalog.save(bad), bad.toString()).code());
     }
     assertEquals(List.of(), catalog.list());
   }
@@ -210,8 +210,8 @@ class AttachmentCatalogTest {
     byte[] png = TestImages.png(500);
     png[100] = 0;
     catalog.save(upload("screenshot.png", png, "image/png"));
-    MediaException e = assertThrows(MediaException.class, () -> catalog.read("screenshot.png"));
-    assertEquals(MediaException.Reason.BINARY_ATTACHMENT, e.reason());
+    TetherException e = assertThrows(TetherException.class, () -> catalog.read("screenshot.png"));
+    assertEquals(ErrorCode.BINARY_ATTACHMENT, e.code());
     assertEquals("screenshot.png is a binary file (image/png) and cannot be read as text; use view_attachment to see an image",
         e.getMessage());
   }
@@ -226,7 +226,7 @@ class AttachmentCatalogTest {
     assertEquals(9000, catalog.read("log.txt").totalChars());
     bytes[8191] = 0;
     catalog.save(upload("log2.txt", bytes, "text/plain"));
-    assertThrows(MediaException.class, () -> catalog.read("log2.txt"));
+    assertThrows(TetherException.class, () -> catalog.read("log2.txt"));
   }
 
   @Test
@@ -234,10 +234,10 @@ class AttachmentCatalogTest {
     AttachmentCatalog catalog = open();
     catalog.save(text("a.txt", "x", "text/plain"));
     for (String name : new String[] {"b.txt", "../a.txt", ".manifest.json", "A.TXT", "/a.txt"}) {
-      assertEquals(MediaException.Reason.UNKNOWN_ATTACHMENT,
-          assertThrows(MediaException.class, () -> catalog.read(name), name).reason());
-      assertEquals(MediaException.Reason.UNKNOWN_ATTACHMENT,
-          assertThrows(MediaException.class, () -> catalog.view(name, true), name).reason());
+      assertEquals(ErrorCode.UNKNOWN_ATTACHMENT,
+          assertThrows(TetherException.class, () -> catalog.read(name), name).code());
+      assertEquals(ErrorCode.UNKNOWN_ATTACHMENT,
+          assertThrows(TetherException.class, () -> catalog.view(name, true), name).code());
     }
   }
 
@@ -268,14 +268,14 @@ class AttachmentCatalogTest {
     catalog.save(text("report.pdf", "%PDF", "application/pdf"));
     catalog.save(upload("photo.heic", TestImages.png(100), "image/heic"));
     catalog.save(upload("ok.png", TestImages.png(100), "image/png"));
-    MediaException pdf = assertThrows(MediaException.class, () -> catalog.view("report.pdf", true));
-    assertEquals(MediaException.Reason.NOT_AN_IMAGE, pdf.reason());
+    TetherException pdf = assertThrows(TetherException.class, () -> catalog.view("report.pdf", true));
+    assertEquals(ErrorCode.NOT_AN_IMAGE, pdf.code());
     assertEquals("report.pdf is application/pdf, not an image a model can view (image/png, image/jpeg, image/gif"
         + " or image/webp); use read_attachment for text", pdf.getMessage());
-    assertEquals(MediaException.Reason.NOT_AN_IMAGE,
-        assertThrows(MediaException.class, () -> catalog.view("photo.heic", true)).reason());
-    assertEquals(MediaException.Reason.VISION_UNSUPPORTED,
-        assertThrows(MediaException.class, () -> catalog.view("ok.png", false)).reason());
+    assertEquals(ErrorCode.NOT_AN_IMAGE,
+        assertThrows(TetherException.class, () -> catalog.view("photo.heic", true)).code());
+    assertEquals(ErrorCode.VISION_UNSUPPORTED,
+        assertThrows(TetherException.class, () -> catalog.view("ok.png", false)).code());
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.tether.media;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import static dev.tether.api.testing.QtGens.chars;
 import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,8 +45,8 @@ class AttachmentLimitPropertyTest {
         if (size <= LIMIT) {
           assertEquals((long) size, catalog.save(upload).size());
         } else {
-          assertEquals(MediaException.Reason.UPLOAD_TOO_LARGE,
-              assertThrows(MediaException.class, () -> catalog.save(upload)).reason());
+          assertEquals(ErrorCode.UPLOAD_TOO_LARGE,
+              assertThrows(TetherException.class, () -> catalog.save(upload)).code());
           assertTrue(catalog.list().isEmpty());
         }
       } catch (IOException e) {

@@ -160,18 +160,18 @@ class MediaFetcherTest {
     register("soon", MediaKind.IMAGE, "image/png", "a.png", TestImages.png(100));
     clock.advance(MediaReference.DEFAULT_TTL);
     MediaFetcher f = defaultFetcher();
-    assertEquals(MediaException.Reason.EXPIRED_REF,
-        assertThrows(MediaException.class, () -> f.fetch("soon", WAIT)).reason());
-    assertEquals(MediaException.Reason.UNKNOWN_REF,
-        assertThrows(MediaException.class, () -> f.fetch("never", WAIT)).reason());
+    assertEquals(ErrorCode.EXPIRED_REF,
+        assertThrows(TetherException.class, () -> f.fetch("soon", WAIT)).code());
+    assertEquals(ErrorCode.UNKNOWN_REF,
+        assertThrows(TetherException.class, () -> f.fetch("never", WAIT)).code());
     assertEquals(0, telegram.opens.get());
   }
 
   @Test
   void fetch_channelWithoutDownloaderIsAClearError() {
     registry.register(MediaReference.builder("wa_1", "whatsapp", MediaKind.IMAGE, "image/png").createdAt(clock.instant()).build());
-    MediaException e = assertThrows(MediaException.class, () -> defaultFetcher().fetch("wa_1", WAIT));
-    assertEquals(MediaException.Reason.NO_DOWNLOADER, e.reason());
+    TetherException e = assertThrows(TetherException.class, () -> defaultFetcher().fetch("wa_1", WAIT));
+    assertEquals(ErrorCode.NO_DOWNLOADER, e.code());
     assertTrue(e.getMessage().contains("'whatsapp'"), e.getMessage());
   }
 
@@ -187,8 +187,8 @@ class MediaFetcherTest {
   void fetch_downloadOverTheLimitFailsAndLeavesNoFile() throws IOException {
     register("huge", MediaKind.VIDEO, "video/mp4", "huge.mp4", new byte[300_000]);
     MediaFetcher f = fetcher(MediaFetcher.builder(registry, dir.resolve("media")).downloader(telegram).maxDownloadBytes(200_000));
-    assertEquals(MediaException.Reason.DOWNLOAD_TOO_LARGE,
-        assertThrows(MediaException.class, () -> f.fetch("huge", WAIT)).reason());
+    assertEquals(ErrorCode.DOWNLOAD_TOO_LARGE,
+        assertThrows(TetherException.class, () -> f.fetch("huge", WAIT)).code());
     try (Stream<Path> files = Files.list(dir.resolve("media"))) {
       assertEquals(List.of(), files.toList());
     }

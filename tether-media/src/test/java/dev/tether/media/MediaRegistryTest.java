@@ -1,5 +1,7 @@
 package dev.tether.media;
 
+import dev.tether.api.TetherException;
+import dev.tether.api.ErrorCode;
 import dev.tether.api.testing.TestClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,15 +42,15 @@ class MediaRegistryTest {
     assertEquals("tg_1", registry.require("tg_1").id());
     clock.advance(Duration.ofNanos(1));
     assertTrue(registry.get("tg_1").isEmpty());
-    MediaException e = assertThrows(MediaException.class, () -> registry.require("tg_1"));
-    assertEquals(MediaException.Reason.EXPIRED_REF, e.reason());
+    TetherException e = assertThrows(TetherException.class, () -> registry.require("tg_1"));
+    assertEquals(ErrorCode.EXPIRED_REF, e.code());
     assertTrue(e.getMessage().contains("expired at 2026-04-15T10:30:00Z"), e.getMessage());
   }
 
   @Test
   void require_neverRegisteredIdIsUnknown() {
-    MediaException e = assertThrows(MediaException.class, () -> registry.require("nope"));
-    assertEquals(MediaException.Reason.UNKNOWN_REF, e.reason());
+    TetherException e = assertThrows(TetherException.class, () -> registry.require("nope"));
+    assertEquals(ErrorCode.UNKNOWN_REF, e.code());
   }
 
   @Test
@@ -58,8 +60,8 @@ class MediaRegistryTest {
     clock.advance(Duration.ofMinutes(2));
     registry.prune();
     assertEquals(List.of("long"), ids(registry.list()));
-    assertEquals(MediaException.Reason.EXPIRED_REF,
-        assertThrows(MediaException.class, () -> registry.require("short")).reason());
+    assertEquals(ErrorCode.EXPIRED_REF,
+        assertThrows(TetherException.class, () -> registry.require("short")).code());
   }
 
   @Test
@@ -76,8 +78,8 @@ class MediaRegistryTest {
     MediaReference stale = MediaReference.builder("stale", "telegram", MediaKind.IMAGE, "image/png")
         .createdAt(clock.instant().minus(Duration.ofHours(1))).ttl(Duration.ofMinutes(30)).build();
     registry.register(stale);
-    assertEquals(MediaException.Reason.EXPIRED_REF,
-        assertThrows(MediaException.class, () -> registry.require("stale")).reason());
+    assertEquals(ErrorCode.EXPIRED_REF,
+        assertThrows(TetherException.class, () -> registry.require("stale")).code());
   }
 
   @Test
@@ -211,8 +213,8 @@ class MediaRegistryTest {
     MediaRegistry other = MediaRegistry.builder().clock(clock).build();
     assertEquals(1, other.load(file));
     assertEquals(List.of("later"), ids(other.list()));
-    assertEquals(MediaException.Reason.EXPIRED_REF,
-        assertThrows(MediaException.class, () -> other.require("soon")).reason());
+    assertEquals(ErrorCode.EXPIRED_REF,
+        assertThrows(TetherException.class, () -> other.require("soon")).code());
   }
 
   @Test
