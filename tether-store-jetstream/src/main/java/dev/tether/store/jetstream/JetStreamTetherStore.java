@@ -14,6 +14,7 @@ import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.internal.Appender;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
+import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
@@ -771,7 +772,8 @@ public final class JetStreamTetherStore implements TetherStore {
           .connectionName(connectionName)
           .maxReconnects(-1)
           .reconnectWait(Duration.ofMillis(250))
-          .connectionTimeout(Duration.ofSeconds(5));
+          .connectionTimeout(Duration.ofSeconds(5))
+          .errorListener(new LoggingErrorListener());
       if (credentials != null) {
         o.credentialPath(credentials.toString());
       }
