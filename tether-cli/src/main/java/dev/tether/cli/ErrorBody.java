@@ -19,6 +19,7 @@ final class ErrorBody {
   static final String INVALID_PARAMETER = "INVALID_PARAMETER";
   static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   static final String INTERNAL = "INTERNAL";
+  static final String STORE_UNAVAILABLE = "STORE_UNAVAILABLE";
 
   private static final JsonFactory JSON = new JsonFactory();
 

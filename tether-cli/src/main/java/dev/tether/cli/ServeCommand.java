@@ -3,6 +3,7 @@ package dev.tether.cli;
 import dev.tether.store.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.TetherStore;
+import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +49,30 @@ final class ServeCommand implements Callable<Integer> {
       description = "HTTP worker threads (long-polls hold none). Default: ${DEFAULT-VALUE}.")
   int maxThreads;
 
+  @Option(names = "--nats", paramLabel = "URL", split = ",",
+      description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
+          + " 'tether serve' given the same servers. Replaces --data-dir.")
+  java.util.List<String> nats;
+
+  @Option(names = "--nats-creds", paramLabel = "FILE", description = "NATS credentials file (JWT and NKey seed).")
+  Path natsCreds;
+
+  @Option(names = "--nats-token-file", paramLabel = "FILE", description = "File holding a NATS server token.")
+  Path natsTokenFile;
+
+  @Option(names = "--nats-tls", description = "Connect to NATS with TLS (default trust store; tls:// URLs imply it).")
+  boolean natsTls;
+
+  @Option(names = "--nats-replicas", paramLabel = "N", defaultValue = "1",
+      description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: ${DEFAULT-VALUE}.")
+  int natsReplicas;
+
   @Override
   public Integer call() throws Exception {
+    if (nats != null && dataDir != null) {
+      System.err.println("tether serve: use either --nats or --data-dir, not both");
+      return 2;
+    }
     if (socket != null && listen != null) {
       System.err.println("tether serve: use either --socket or --listen, not both");
       return 2;
@@ -89,7 +112,8 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "tether-shutdown"));
     System.err.println("tether serve: listening on " + server.boundAddress()
-        + (dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+        + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
+            : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     if (withAgent) {
       startDemoAgent(server.boundAddress());
     }
@@ -122,6 +146,19 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private TetherStore openStore() throws IOException {
+    if (nats != null) {
+      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).replicas(natsReplicas);
+      if (natsCreds != null) {
+        b.credentialsFile(natsCreds);
+      }
+      if (natsTokenFile != null) {
+        b.token(Files.readString(natsTokenFile).trim().toCharArray());
+      }
+      if (natsTls) {
+        b.tls();
+      }
+      return b.connect();
+    }
     if (dataDir == null) {
       return MemoryTetherStore.create();
     }

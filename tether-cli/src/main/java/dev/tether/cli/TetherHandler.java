@@ -232,6 +232,9 @@ final class TetherHandler extends Handler.Abstract {
       send(response, callback, ErrorBody.status(e.code()), ErrorBody.of(e));
     } else if (failure instanceof IllegalArgumentException e) {
       send(response, callback, 400, ErrorBody.of(ErrorBody.INVALID_PARAMETER, e.getMessage()));
+    } else if (failure instanceof dev.tether.store.jetstream.StoreUnavailableException e) {
+      // NATS unreachable or a stream leader election under way: retry later, not a server bug.
+      send(response, callback, 503, ErrorBody.of(ErrorBody.STORE_UNAVAILABLE, e.getMessage()));
     } else {
       System.getLogger(TetherHandler.class.getName()).log(System.Logger.Level.WARNING, "request failed", failure);
       send(response, callback, 500, ErrorBody.of(ErrorBody.INTERNAL, String.valueOf(failure.getMessage())));

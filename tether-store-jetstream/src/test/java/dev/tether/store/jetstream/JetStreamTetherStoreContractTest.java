@@ -1,5 +1,6 @@
 package dev.tether.store.jetstream;
 
+import dev.tether.store.jetstream.testing.NatsServer;
 import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;
 import dev.tether.store.contract.TetherStoreContract;

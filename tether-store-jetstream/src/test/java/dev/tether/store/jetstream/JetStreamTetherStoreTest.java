@@ -1,5 +1,6 @@
 package dev.tether.store.jetstream;
 
+import dev.tether.store.jetstream.testing.NatsServer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

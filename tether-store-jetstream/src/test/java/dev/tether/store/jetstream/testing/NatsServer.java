@@ -1,4 +1,4 @@
-package dev.tether.store.jetstream;
+package dev.tether.store.jetstream.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Assumptions;
  * A real {@code nats-server} (the Debian package) with JetStream on a random loopback port and its
  * own store directory; optionally one node of a cluster whose routes run on loopback. Tests skip
  * with a clear message when the binary is missing, unless {@code CI} is set: then they fail.
+ * Published in this module's test-jar for other modules' tests (two {@code tether serve}s).
  */
-final class NatsServer implements AutoCloseable {
+public final class NatsServer implements AutoCloseable {
   private final String name;
   private final Path dir;
   private final int port;
@@ -34,7 +35,7 @@ final class NatsServer implements AutoCloseable {
   }
 
   /** The binary, or a skip (a failure in CI) when it is not installed. */
-  static String binary() {
+  public static String binary() {
     for (String p : List.of("/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server")) {
       if (Files.isExecutable(Path.of(p))) {
         return p;
@@ -49,14 +50,14 @@ final class NatsServer implements AutoCloseable {
   }
 
   /** A started single node. */
-  static NatsServer single(Path dir) {
+  public static NatsServer single(Path dir) {
     NatsServer s = new NatsServer("n1", dir, freePort(), 0, List.of());
     s.start();
     return s;
   }
 
   /** Three started nodes routed to each other on loopback. */
-  static List<NatsServer> cluster(Path dir, int size) {
+  public static List<NatsServer> cluster(Path dir, int size) {
     List<Integer> cports = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       cports.add(freePort());
@@ -76,7 +77,7 @@ final class NatsServer implements AutoCloseable {
     return nodes;
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {
@@ -84,19 +85,19 @@ final class NatsServer implements AutoCloseable {
     }
   }
 
-  String url() {
+  public String url() {
     return "nats://127.0.0.1:" + port;
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  boolean running() {
+  public boolean running() {
     return process != null && process.isAlive();
   }
 
-  void start() {
+  public void start() {
     spawn();
     awaitReady();
   }
@@ -138,7 +139,7 @@ final class NatsServer implements AutoCloseable {
   }
 
   /** SIGKILL: no shutdown, no flush. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
     try {
       process.waitFor(30, TimeUnit.SECONDS);
@@ -147,7 +148,7 @@ final class NatsServer implements AutoCloseable {
     }
   }
 
-  String log() {
+  public String log() {
     try {
       String all = Files.readString(dir.resolve("server.log"));
       return all.length() > 3000 ? all.substring(all.length() - 3000) : all;
@@ -156,7 +157,7 @@ final class NatsServer implements AutoCloseable {
     }
   }
 
-  static void sleep(long millis) {
+  public static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
