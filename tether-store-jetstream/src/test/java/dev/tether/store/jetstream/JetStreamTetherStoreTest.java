@@ -207,6 +207,25 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void foreignMessageOnTheStream_isSkippedButItsSeqCounts() throws Exception {
+    JetStreamTetherStore s = store();
+    JetStreamTetherStore other = store();
+    String vm = instance("foreign");
+    s.append(vm, text("first"));
+    try (Connection nc = Nats.connect(server.url())) {
+      // Someone else's publisher writes garbage on the instance's subjects.
+      nc.jetStream().publish(new Names("tether").subject(vm, A), "not a frame".getBytes(StandardCharsets.UTF_8));
+    }
+    long third = s.append(vm, text("third"));
+    assertEquals(3, third);
+    for (JetStreamTetherStore host : List.of(s, other)) {
+      QueryResult r = host.query(vm, FrameQuery.all());
+      assertEquals(List.of(1L, 3L), r.frames().stream().map(Frame::seq).toList());
+      assertEquals(3, r.nextSeq());
+    }
+  }
+
+  @Test
   void builder_failsFastNamingTheSetting() {
     var b = JetStreamTetherStore.builder();
     assertEquals("replicas must be 1..5 but was 0",
