@@ -63,9 +63,9 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--nats-tls", description = "Connect to NATS with TLS (default trust store; tls:// URLs imply it).")
   boolean natsTls;
 
-  @Option(names = "--nats-replicas", paramLabel = "N", defaultValue = "1",
-      description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: ${DEFAULT-VALUE}.")
-  int natsReplicas;
+  @Option(names = "--nats-replicas", paramLabel = "N",
+      description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: 3 when the servers form a cluster of 3 or more, else 1.")
+  Integer natsReplicas;
 
   @Override
   public Integer call() throws Exception {
@@ -147,7 +147,10 @@ final class ServeCommand implements Callable<Integer> {
 
   private TetherStore openStore() throws IOException {
     if (nats != null) {
-      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).replicas(natsReplicas);
+      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats);
+      if (natsReplicas != null) {
+        b.replicas(natsReplicas);
+      }
       if (natsCreds != null) {
         b.credentialsFile(natsCreds);
       }

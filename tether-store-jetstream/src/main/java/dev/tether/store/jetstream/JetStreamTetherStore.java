@@ -133,7 +133,8 @@ public final class JetStreamTetherStore implements TetherStore {
     this.ownsConnection = ownsConnection;
     this.names = new Names(b.subjectPrefix);
     this.retention = b.retention;
-    this.replicas = b.replicas;
+    this.maxPayload = nc.getServerInfo().getMaxPayload();
+    this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
     this.readBarrierTimeout = b.readBarrierTimeout;
     this.executor = b.executor;
@@ -142,7 +143,6 @@ public final class JetStreamTetherStore implements TetherStore {
     this.jsm = nc.jetStreamManagement();
     this.barrierJsm = nc.jetStreamManagement(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
     this.osm = nc.objectStoreManagement();
-    this.maxPayload = nc.getServerInfo().getMaxPayload();
     this.retries = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "tether-jetstream-retry");
       t.setDaemon(true);
@@ -160,6 +160,11 @@ public final class JetStreamTetherStore implements TetherStore {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** 3 replicas on a cluster of 3 or more servers (JetStream's usual quorum size), else 1. */
+  static int replicasForClusterOf(int servers) {
+    return servers >= 3 ? 3 : 1;
   }
 
   /** The retention every instance's stream and local view keep. */
@@ -497,16 +502,36 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   }
 
+  /**
+   * The stream's info, or null when it does not exist. Retries (a new leader takes seconds after a
+   * node fails; a connection may be moving to another server) until the append timeout.
+   */
   private StreamInfo streamInfo(String instance) {
-    try {
-      return jsm.getStreamInfo(names.stream(instance));
-    } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() == 10059) { // stream not found
-        return null;
+    long deadline = System.nanoTime() + appendTimeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return jsm.getStreamInfo(names.stream(instance));
+      } catch (JetStreamApiException e) {
+        if (e.getApiErrorCode() == 10059) { // stream not found
+          return null;
+        }
+        pauseOrGiveUp(instance, e, deadline, attempt);
+      } catch (IOException e) {
+        pauseOrGiveUp(instance, e, deadline, attempt);
       }
+    }
+  }
+
+  private void pauseOrGiveUp(String instance, Exception e, long deadline, int attempt) {
+    long pauseMillis = Math.min(500, 50L << Math.min(attempt, 4));
+    if (closed || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis) - deadline > 0) {
       throw unavailable(instance, e);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
+    }
+    try {
+      Thread.sleep(pauseMillis);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw unavailable(instance, ie);
     }
   }
 
@@ -525,13 +550,18 @@ public final class JetStreamTetherStore implements TetherStore {
         .maxMsgSize(maxPayload)
         .duplicateWindow(Duration.ofMinutes(2))
         .build();
-    try {
-      return jsm.addStream(config);
-    } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() == 10058) { // created by another host with other settings: use it
-        return jsm.getStreamInfo(names.stream(instance));
+    long deadline = System.nanoTime() + appendTimeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return jsm.addStream(config);
+      } catch (JetStreamApiException e) {
+        if (e.getApiErrorCode() == 10058) { // created by another host with other settings: use it
+          return streamInfo(instance);
+        }
+        pauseOrGiveUp(instance, e, deadline, attempt);
+      } catch (IOException e) {
+        pauseOrGiveUp(instance, e, deadline, attempt);
       }
-      throw e;
     }
   }
 
@@ -627,7 +657,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private char[] token;
     private SSLContext sslContext;
     private boolean tls;
-    private int replicas = 1;
+    private int replicas; // 0: from the cluster size
     private Retention retention = Retention.defaults();
     private Executor executor = ForkJoinPool.commonPool();
     private Duration appendTimeout = Duration.ofSeconds(10);
@@ -691,7 +721,11 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
-    /** Replicas of each new instance's stream and bucket: 1, or 3 (or 5) on a cluster of that many. */
+    /**
+     * Replicas of each new instance's stream and bucket: 1, or 3 (or 5) on a cluster of that many.
+     * Default: 3 when the server announces a cluster of 3 or more ({@code connect_urls} at connect
+     * time), else 1; set it explicitly where the cluster may still be forming.
+     */
     public Builder replicas(int replicas) {
       if (replicas < 1 || replicas > 5) {
         throw new IllegalArgumentException("replicas must be 1..5 but was " + replicas);

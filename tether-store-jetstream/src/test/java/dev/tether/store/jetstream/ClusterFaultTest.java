@@ -132,6 +132,9 @@ class ClusterFaultTest {
   @Test
   void leaderKilledDuring300Appends_everyAcknowledgedFrameIsReadExactlyOnceElsewhere() throws Exception {
     JetStreamTetherStore writer = store();
+    try (JetStreamTetherStore defaults = JetStreamTetherStore.builder().servers(nodes.get(0).url()).connect()) {
+      assertEquals(3, defaults.replicas(), "replicas follow the cluster size by default");
+    }
     String vm = "leader-kill";
     Map<Integer, Long> acked = new ConcurrentHashMap<>();
     AtomicInteger failed = new AtomicInteger();
