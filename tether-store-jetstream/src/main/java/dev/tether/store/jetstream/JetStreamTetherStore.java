@@ -16,6 +16,7 @@ import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
+import dev.tether.store.jetstream.internal.StreamAdmin;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
@@ -25,10 +26,8 @@ import io.nats.client.JetStreamOptions;
 import io.nats.client.Nats;
 import io.nats.client.ObjectStoreManagement;
 import io.nats.client.Options;
-import io.nats.client.api.DiscardPolicy;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
-import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,8 +93,6 @@ import javax.net.ssl.SSLContext;
  */
 public final class JetStreamTetherStore implements TetherStore {
   private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
-  /** Per-message allowance for envelope, subject and headers in the stream's byte limit. */
-  static final long MESSAGE_OVERHEAD_BYTES = 1024;
 
   private final Connection nc;
   private final boolean ownsConnection;
@@ -116,6 +113,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Dispatcher control;
   private final ScheduledThreadPoolExecutor retries;
   private final Appender appender;
+  private final StreamAdmin admin;
   private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
   private final String origin;
@@ -149,6 +147,7 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
@@ -375,7 +374,7 @@ public final class JetStreamTetherStore implements TetherStore {
     checkOpen();
     Slot slot = mirrors.get(instance);
     boolean open = slot != null && slot.mirror != null;
-    StreamInfo info = streamInfo(instance);
+    StreamInfo info = admin.info(instance);
     boolean existed = open || (info != null && info.getStreamState().getMsgCount() > 0);
     if (info != null) {
       try {
@@ -477,12 +476,12 @@ public final class JetStreamTetherStore implements TetherStore {
         return slot.mirror;
       }
       checkOpen();
-      StreamInfo info = streamInfo(instance);
+      StreamInfo info = admin.info(instance);
       if (info == null) {
         if (!create) {
           return null;
         }
-        info = createStream(instance);
+        info = admin.create(instance);
       }
       SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0);
       slot.mirror = InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
@@ -499,69 +498,6 @@ public final class JetStreamTetherStore implements TetherStore {
       throw unavailable(instance, e);
     } finally {
       slot.lock.unlock();
-    }
-  }
-
-  /**
-   * The stream's info, or null when it does not exist. Retries (a new leader takes seconds after a
-   * node fails; a connection may be moving to another server) until the append timeout.
-   */
-  private StreamInfo streamInfo(String instance) {
-    long deadline = System.nanoTime() + appendTimeout.toNanos();
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return jsm.getStreamInfo(names.stream(instance));
-      } catch (JetStreamApiException e) {
-        if (e.getApiErrorCode() == 10059) { // stream not found
-          return null;
-        }
-        pauseOrGiveUp(instance, e, deadline, attempt);
-      } catch (IOException e) {
-        pauseOrGiveUp(instance, e, deadline, attempt);
-      }
-    }
-  }
-
-  private void pauseOrGiveUp(String instance, Exception e, long deadline, int attempt) {
-    long pauseMillis = Math.min(500, 50L << Math.min(attempt, 4));
-    if (closed || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis) - deadline > 0) {
-      throw unavailable(instance, e);
-    }
-    try {
-      Thread.sleep(pauseMillis);
-    } catch (InterruptedException ie) {
-      Thread.currentThread().interrupt();
-      throw unavailable(instance, ie);
-    }
-  }
-
-  private StreamInfo createStream(String instance) throws IOException, JetStreamApiException {
-    long maxBytes = retention.maxBytes() > Long.MAX_VALUE / 2 ? -1
-        : retention.maxBytes() + retention.maxFrames() * MESSAGE_OVERHEAD_BYTES;
-    StreamConfiguration config = StreamConfiguration.builder()
-        .name(names.stream(instance))
-        .description("tether instance " + instance)
-        .subjects(names.streamSubjects(instance))
-        .storageType(StorageType.File)
-        .replicas(replicas)
-        .maxMessages(retention.deltasInRing() ? retention.maxFrames() : -1)
-        .maxBytes(maxBytes)
-        .discardPolicy(DiscardPolicy.Old)
-        .maxMsgSize(maxPayload)
-        .duplicateWindow(Duration.ofMinutes(2))
-        .build();
-    long deadline = System.nanoTime() + appendTimeout.toNanos();
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return jsm.addStream(config);
-      } catch (JetStreamApiException e) {
-        if (e.getApiErrorCode() == 10058) { // created by another host with other settings: use it
-          return streamInfo(instance);
-        }
-        pauseOrGiveUp(instance, e, deadline, attempt);
-      } catch (IOException e) {
-        pauseOrGiveUp(instance, e, deadline, attempt);
-      }
     }
   }
 
@@ -598,13 +534,7 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   private StoreUnavailableException unavailable(String instance, Throwable e) {
-    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-    if (cause instanceof StoreUnavailableException s) {
-      return s;
-    }
-    return new StoreUnavailableException("NATS JetStream did not answer for instance " + instance
-        + " within " + appendTimeout.toMillis() + " ms (servers unreachable, or the stream has no leader"
-        + " or quorum); an append may or may not be stored. Retry later. Cause: " + cause, cause);
+    return StreamAdmin.unavailable(instance, appendTimeout, e);
   }
 
   private void checkOpen() {
