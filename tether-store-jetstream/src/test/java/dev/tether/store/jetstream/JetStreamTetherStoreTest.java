@@ -226,6 +226,23 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void removeOnOneHost_endsTheOtherHostsWaitsAndItsSeqsContinue() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("remove");
+    hostA.append(vm, text("one"));
+    hostA.append(vm, text("two"));
+    assertEquals(2, hostB.query(vm, FrameQuery.all()).frames().size());
+    CompletableFuture<QueryResult> waiting = hostB.waitForFrames(vm, FrameQuery.session(A, 2), Duration.ofMinutes(2));
+    assertTrue(hostA.remove(vm));
+    assertThrows(java.util.concurrent.CancellationException.class, () -> waiting.get(30, TimeUnit.SECONDS));
+    assertTrue(hostB.query(vm, FrameQuery.all()).frames().isEmpty(), "B reopens its view on the purged stream");
+    assertEquals(2, hostB.lastSeq(vm));
+    assertEquals(3, hostB.append(vm, text("three")));
+    assertEquals(List.of(3L), hostA.query(vm, FrameQuery.all()).frames().stream().map(Frame::seq).toList());
+  }
+
+  @Test
   void builder_failsFastNamingTheSetting() {
     var b = JetStreamTetherStore.builder();
     assertEquals("replicas must be 1..5 but was 0",
