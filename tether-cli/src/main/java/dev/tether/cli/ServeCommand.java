@@ -4,6 +4,7 @@ import dev.tether.store.sqlite.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;
+import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,8 +68,30 @@ final class ServeCommand implements Callable<Integer> {
           + ". Over it a new instance gets 503 TOO_MANY_INSTANCES.")
   Integer maxInstances;
 
+  @Option(names = "--nats", paramLabel = "URL", split = ",",
+      description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
+          + " 'tether serve' given the same servers. Replaces --data-dir.")
+  java.util.List<String> nats;
+
+  @Option(names = "--nats-creds", paramLabel = "FILE", description = "NATS credentials file (JWT and NKey seed).")
+  Path natsCreds;
+
+  @Option(names = "--nats-token-file", paramLabel = "FILE", description = "File holding a NATS server token.")
+  Path natsTokenFile;
+
+  @Option(names = "--nats-tls", description = "Connect to NATS with TLS (default trust store; tls:// URLs imply it).")
+  boolean natsTls;
+
+  @Option(names = "--nats-replicas", paramLabel = "N",
+      description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: 3 when the servers form a cluster of 3 or more, else 1.")
+  Integer natsReplicas;
+
   @Override
   public Integer call() throws Exception {
+    if (nats != null && dataDir != null) {
+      System.err.println("tether serve: use either --nats or --data-dir, not both");
+      return 2;
+    }
     if (socket != null && listen != null) {
       System.err.println("tether serve: use either --socket or --listen, not both");
       return 2;
@@ -108,7 +131,8 @@ final class ServeCommand implements Callable<Integer> {
     }, "tether-shutdown"));
     System.err.println("tether serve: " + budget.describe(heap));
     System.err.println("tether serve: listening on " + server.boundAddress()
-        + (dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+        + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
+            : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     if (withAgent) {
       startDemoAgent(server.boundAddress());
     }
@@ -172,6 +196,22 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private TetherStore openStore(MemoryBudget budget) throws IOException {
+    if (nats != null) {
+      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats);
+      if (natsReplicas != null) {
+        b.replicas(natsReplicas);
+      }
+      if (natsCreds != null) {
+        b.credentialsFile(natsCreds);
+      }
+      if (natsTokenFile != null) {
+        b.token(Files.readString(natsTokenFile).trim().toCharArray());
+      }
+      if (natsTls) {
+        b.tls();
+      }
+      return b.connect();
+    }
     Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes()).build();
     if (dataDir == null) {
       return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())

@@ -287,6 +287,10 @@ final class TetherHandler extends Handler.Abstract {
       send(response, callback, e.code().httpStatus(), ErrorBody.of(e));
     } else if (failure instanceof IllegalArgumentException e) {
       send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+    } else if (failure instanceof dev.tether.store.jetstream.StoreUnavailableException e) {
+      // NATS unreachable or a stream leader election under way: retry later, not a server bug.
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, e.getMessage()));
     } else if (failure instanceof OutOfMemoryError) {
       failures.log("out of memory answering a request", failure);
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");

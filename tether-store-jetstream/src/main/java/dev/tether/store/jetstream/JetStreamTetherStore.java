@@ -1,0 +1,782 @@
+package dev.tether.store.jetstream;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.FrameCodec;
+import dev.tether.api.Limits;
+import dev.tether.api.TetherException;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.QueryResult;
+import dev.tether.store.Retention;
+import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.Subscription;
+import dev.tether.store.TetherStore;
+import dev.tether.store.jetstream.internal.Appender;
+import dev.tether.store.jetstream.internal.ImageOffload;
+import dev.tether.store.jetstream.internal.InstanceMirror;
+import dev.tether.store.jetstream.internal.LoggingErrorListener;
+import dev.tether.store.jetstream.internal.Names;
+import dev.tether.store.jetstream.internal.StreamAdmin;
+import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.JetStreamOptions;
+import io.nats.client.Nats;
+import io.nats.client.ObjectStoreManagement;
+import io.nats.client.Options;
+import io.nats.client.api.ObjectStoreConfiguration;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A {@link TetherStore} on NATS JetStream: every host connected to the same NATS servers (with the
+ * same subject prefix) reads, writes and waits on the same instances, with the same seqs.
+ *
+ * <p><b>Layout.</b> One stream per instance ({@code TETHER_F_<instance>}) holds its frames on the
+ * subjects {@code tether.f.<instance>.s.<channel>.<session>} (frames of a session) and
+ * {@code tether.f.<instance>.n} (frames without one); names are escaped by {@link Names}. The
+ * frame's seq is the stream sequence: assigned by the stream leader, strictly increasing, never
+ * reused (removal purges the stream but keeps its sequence). The stream's limits come from the
+ * {@link Retention}: {@code MaxMsgs} (the frame cap), {@code MaxBytes} (the byte cap plus an
+ * allowance for envelope and subject), {@code DiscardOld}, {@code MaxMsgSize} = the server's
+ * {@code max_payload}. Delta frames are stored like others (they need a seq from the stream); with
+ * {@code deltasInRing} false they are not retained by readers and the stream has no count cap.
+ *
+ * <p><b>Appends</b> return once the stream acknowledged the frame (a quorum of replicas has it),
+ * never before. Each append is published with a {@code Nats-Msg-Id} and retried with the same id
+ * until {@link Builder#appendTimeout}, so an append retried across a leader change is stored once;
+ * after the timeout it fails with {@link StoreUnavailableException}, never hanging longer. A frame
+ * whose encoding exceeds {@link Builder#inlineImageBytes} has its inline images moved to the
+ * instance's Object Store bucket ({@link #blobStore}) and replaced by blob refs
+ * {@code {media_type, blob, size}}; readers get that form, and {@link #inlineImages} turns it back.
+ *
+ * <p><b>Reads and waits.</b> Each process keeps, per instance it touches, one ordered push consumer
+ * feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store); queries,
+ * waits and subscriptions are answered from it, so a long-poll costs no thread and no server
+ * request and wakes when any host appends. Before answering, {@link #query} asks the stream for its
+ * last sequence and lets the local view catch up to it (at most {@link Builder#readBarrierTimeout}),
+ * so a query sees every frame acknowledged before it began, on any host. When the servers cannot be
+ * reached, queries answer from the local view. Removal is announced to the other processes on a
+ * core NATS subject.
+ *
+ * <p><b>Durability.</b> JetStream acknowledges once a quorum has the frame in memory and its file
+ * store's write buffer, and fsyncs later (2 minutes by default; {@code sync_interval} of
+ * nats-server 2.10+ tunes it, {@code always} fsyncs each write). See the README's "Run several
+ * hosts on NATS JetStream" for what each setting guarantees.
+ *
+ * <p>Thread-safe. Futures handed to callers complete through the {@link Builder#executor executor}
+ * (default {@link ForkJoinPool#commonPool()}), never on a jnats thread; futures of
+ * {@link Subscription#next()} complete on the store's delivery thread.
+ */
+public final class JetStreamTetherStore implements TetherStore {
+  private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
+
+  private final Connection nc;
+  private final boolean ownsConnection;
+  private final JetStream js;
+  private final JetStreamManagement jsm;
+  private final JetStreamManagement barrierJsm;
+  private final ObjectStoreManagement osm;
+  private final Names names;
+  private final Retention retention;
+  private final int replicas;
+  private final Duration appendTimeout;
+  private final Duration readBarrierTimeout;
+  private final Executor executor;
+  private final int inlineImageBytes;
+  private final long maxPayload;
+  private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
+  private final Dispatcher delivery;
+  private final Dispatcher control;
+  private final ScheduledThreadPoolExecutor retries;
+  private final Appender appender;
+  private final StreamAdmin admin;
+  private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
+  private final String origin;
+  private final AtomicLong msgIds = new AtomicLong();
+  private volatile boolean closed;
+
+  /** Where an instance's mirror lives once started; the lock serialises its start. */
+  private static final class Slot {
+    final ReentrantLock lock = new ReentrantLock();
+    volatile InstanceMirror mirror;
+  }
+
+  private JetStreamTetherStore(Builder b, Connection nc, boolean ownsConnection) throws IOException {
+    this.nc = nc;
+    this.ownsConnection = ownsConnection;
+    this.names = new Names(b.subjectPrefix);
+    this.retention = b.retention;
+    this.maxPayload = nc.getServerInfo().getMaxPayload();
+    this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
+    this.appendTimeout = b.appendTimeout;
+    this.readBarrierTimeout = b.readBarrierTimeout;
+    this.executor = b.executor;
+    this.inlineImageBytes = b.inlineImageBytes;
+    this.js = nc.jetStream();
+    this.jsm = nc.jetStreamManagement();
+    this.barrierJsm = nc.jetStreamManagement(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
+    this.osm = nc.objectStoreManagement();
+    this.retries = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "tether-jetstream-retry");
+      t.setDaemon(true);
+      return t;
+    });
+    retries.setRemoveOnCancelPolicy(true);
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
+    this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
+    byte[] r = new byte[8];
+    new SecureRandom().nextBytes(r);
+    this.origin = java.util.HexFormat.of().formatHex(r);
+    this.delivery = nc.createDispatcher();
+    this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
+    control.subscribe(names.removals());
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** 3 replicas on a cluster of 3 or more servers (JetStream's usual quorum size), else 1. */
+  static int replicasForClusterOf(int servers) {
+    return servers >= 3 ? 3 : 1;
+  }
+
+  /** The retention every instance's stream and local view keep. */
+  public Retention retention() {
+    return retention;
+  }
+
+  /** The stream replicas of new instances. */
+  public int replicas() {
+    return replicas;
+  }
+
+  // --- appends ---------------------------------------------------------------------------------
+
+  @Override
+  public long append(String instance, Frame frame) {
+    CompletableFuture<Long> f = appendInternal(instance, frame);
+    try {
+      // The appender gives up at its deadline; the margin only guards against a lost callback.
+      return f.get(appendTimeout.toMillis() + 5000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("interrupted while appending to instance " + instance
+          + "; the frame may or may not be stored", e);
+    } catch (TimeoutException e) {
+      throw unavailable(instance, e);
+    } catch (ExecutionException e) {
+      throw asRuntime(e.getCause());
+    }
+  }
+
+  /**
+   * See {@link TetherStore#appendAsync}. The first append to an instance in this process creates
+   * or opens its stream on the calling thread, and a frame with images over the inline size
+   * stores them in the Object Store on the calling thread; the acknowledgement is awaited without
+   * a thread and delivered through the executor.
+   */
+  @Override
+  public CompletableFuture<Long> appendAsync(String instance, Frame frame) {
+    TetherStore.requireInstance(instance);
+    Objects.requireNonNull(frame, "frame");
+    CompletableFuture<Long> inner;
+    try {
+      inner = appendInternal(instance, frame);
+    } catch (StoreUnavailableException | TetherException e) {
+      inner = CompletableFuture.failedFuture(e);
+    }
+    return relay(inner);
+  }
+
+  private CompletableFuture<Long> appendInternal(String instance, Frame frame) {
+    TetherStore.requireInstance(instance);
+    Objects.requireNonNull(frame, "frame");
+    checkOpen();
+    InstanceMirror mirror = mirror(instance, true);
+    Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
+    byte[] body = FrameCodec.standard().write(stored);
+    if (body.length > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
+      try {
+        stored = ImageOffload.toRefs(stored, blobStore(instance));
+      } catch (IOException e) {
+        throw unavailable(instance, e);
+      }
+      body = FrameCodec.standard().write(stored);
+    }
+    if (body.length > maxPayload) {
+      throw TetherException.of(ErrorCode.FRAME_TOO_LARGE, "the frame is " + body.length
+          + " bytes without its images; the NATS server takes at most " + maxPayload
+          + " bytes per message (max_payload). Send long text in several frames.");
+    }
+    String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
+    long deadline = System.nanoTime() + appendTimeout.toNanos();
+    return appender.publish(names.stream(instance), names.subject(instance, stored.session().orElse(null)), body, msgId, deadline)
+        .handle((seq, e) -> {
+          if (e != null) {
+            throw unavailable(instance, e);
+          }
+          mirror.noteAcked(seq);
+          return seq;
+        });
+  }
+
+  // --- reads -----------------------------------------------------------------------------------
+
+  @Override
+  public QueryResult query(String instance, FrameQuery query) {
+    Objects.requireNonNull(query, "query");
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    InstanceMirror m = mirror(instance, false);
+    if (m == null) {
+      return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+    }
+    catchUp(m, instance);
+    return withFloorGap(m, query, m.index().query(query));
+  }
+
+  /** Lets the local view reach the stream's last sequence; skipped when the stream cannot answer. */
+  private void catchUp(InstanceMirror m, String instance) {
+    StreamInfo info;
+    try {
+      info = barrierJsm.getStreamInfo(names.stream(instance));
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
+      return;
+    }
+    try {
+      m.awaitSeq(info.getStreamState().getLastSequence(), readBarrierTimeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Adds the gap a local view that started on an already evicted stream cannot see itself. */
+  private static QueryResult withFloorGap(InstanceMirror m, FrameQuery q, QueryResult r) {
+    if (r.gap() || q.afterSeq() >= m.floor()) {
+      return r;
+    }
+    FrameQuery scope = FrameQuery.builder().channel(q.channel()).sessionId(q.sessionId()).limit(1).build();
+    List<Frame> oldest = m.index().query(scope).frames();
+    return new QueryResult(r.frames(), r.nextSeq(), r.timedOut(), true, oldest.isEmpty() ? 0 : oldest.get(0).seq());
+  }
+
+  @Override
+  public CompletableFuture<QueryResult> waitForFrames(String instance, FrameQuery query, Duration timeout) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(timeout, "timeout");
+    TetherStore.requireInstance(instance);
+    long nanos;
+    try {
+      nanos = timeout.toNanos();
+    } catch (ArithmeticException e) {
+      nanos = Long.MAX_VALUE;
+    }
+    if (nanos <= 0 || query.backward()) {
+      return CompletableFuture.completedFuture(query(instance, query));
+    }
+    while (true) {
+      checkOpen();
+      InstanceMirror m = mirror(instance, true);
+      if (query.afterSeq() < m.floor()) {
+        return CompletableFuture.completedFuture(query(instance, query));
+      }
+      CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
+      if (inner == null) {
+        continue; // removed meanwhile: wait on the instance's next history
+      }
+      if (inner.isDone()) {
+        return inner;
+      }
+      CompletableFuture<QueryResult> outer = relay(inner);
+      outer.whenComplete((r, e) -> {
+        if (outer.isCancelled()) {
+          inner.cancel(false);
+        }
+      });
+      return outer;
+    }
+  }
+
+  @Override
+  public Subscription subscribe(String instance, int bufferFrames) {
+    if (bufferFrames < 1) {
+      throw new IllegalArgumentException("bufferFrames must be >= 1 but was " + bufferFrames);
+    }
+    TetherStore.requireInstance(instance);
+    while (true) {
+      checkOpen();
+      InstanceMirror m = mirror(instance, true);
+      catchUp(m, instance); // "from now on": not the frames acknowledged before this call
+      Subscription s = m.index().subscribe(bufferFrames);
+      if (s != null) {
+        return s;
+      }
+    }
+  }
+
+  @Override
+  public long lastSeq(String instance) {
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    InstanceMirror m = mirror(instance, false);
+    if (m == null) {
+      return 0;
+    }
+    try {
+      return Math.max(m.lastSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      return m.lastSeq();
+    }
+  }
+
+  /** This process's retained frames of {@code instance}, oldest first (a copy); for tests and tools. */
+  public List<Frame> retained(String instance) {
+    Slot slot = mirrors.get(TetherStore.requireInstance(instance));
+    InstanceMirror m = slot == null ? null : slot.mirror;
+    return m == null ? List.of() : m.index().retained();
+  }
+
+  /**
+   * Purges the instance's stream (its sequence stays, so seqs continue), deletes its image bucket,
+   * ends this process's waits and subscriptions on it and tells the other processes to do the
+   * same. Returns whether the instance had frames or was open here.
+   */
+  @Override
+  public boolean remove(String instance) {
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    Slot slot = mirrors.get(instance);
+    boolean open = slot != null && slot.mirror != null;
+    StreamInfo info = admin.info(instance);
+    boolean existed = open || (info != null && info.getStreamState().getMsgCount() > 0);
+    if (info != null) {
+      try {
+        jsm.purgeStream(names.stream(instance));
+        try {
+          osm.delete(names.bucket(instance));
+        } catch (JetStreamApiException e) {
+          if (e.getApiErrorCode() != 10059) { // stream not found: the instance never had images
+            throw e;
+          }
+        }
+        nc.publish(names.removals(), (origin + "\n" + instance).getBytes(StandardCharsets.UTF_8));
+      } catch (IOException | JetStreamApiException e) {
+        throw unavailable(instance, e);
+      }
+    }
+    dropMirror(instance, "was removed");
+    return existed;
+  }
+
+  private void onRemoved(String notice) {
+    int nl = notice.indexOf('\n');
+    if (nl < 0 || notice.substring(0, nl).equals(origin)) {
+      return; // ours: already dropped, and a later append here may have opened a new view
+    }
+    dropMirror(notice.substring(nl + 1), "was removed");
+  }
+
+  private void dropMirror(String instance, String reason) {
+    Slot slot = mirrors.remove(instance);
+    blobStores.remove(instance);
+    if (slot == null) {
+      return;
+    }
+    InstanceMirror m;
+    slot.lock.lock();
+    try {
+      m = slot.mirror;
+      slot.mirror = null;
+    } finally {
+      slot.lock.unlock();
+    }
+    if (m != null) {
+      m.stop(reason);
+    }
+  }
+
+  // --- images ------------------------------------------------------------------------------------
+
+  /**
+   * The Object Store bucket of {@code instance}'s image bytes as a {@link dev.tether.sessions.BlobStore},
+   * created on first use with the store's replicas.
+   *
+   * @throws StoreUnavailableException when the bucket cannot be created or opened
+   */
+  public ObjectStoreBlobStore blobStore(String instance) {
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    return blobStores.computeIfAbsent(instance, i -> {
+      String bucket = names.bucket(i);
+      try {
+        try {
+          osm.create(ObjectStoreConfiguration.builder(bucket).storageType(StorageType.File).replicas(replicas).build());
+        } catch (JetStreamApiException e) {
+          if (e.getApiErrorCode() != 10058) { // exists with another configuration: use it
+            throw e;
+          }
+        }
+        return new ObjectStoreBlobStore(nc.objectStore(bucket), Limits.defaults());
+      } catch (IOException | JetStreamApiException e) {
+        throw unavailable(i, e);
+      }
+    });
+  }
+
+  /**
+   * {@code frame} with every blob ref in its {@code images} replaced by the inline bytes from
+   * {@code instance}'s bucket; a frame without refs is returned as is.
+   *
+   * @throws IOException when a blob is missing ({@link java.nio.file.NoSuchFileException}),
+   *     corrupt or unreadable
+   */
+  public Frame inlineImages(String instance, Frame frame) throws IOException {
+    return ImageOffload.toInline(Objects.requireNonNull(frame, "frame"), blobStore(instance));
+  }
+
+  // --- mirrors -----------------------------------------------------------------------------------
+
+  /** This process's view of {@code instance}; null when its stream does not exist and !create. */
+  private InstanceMirror mirror(String instance, boolean create) {
+    Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
+    InstanceMirror m = slot.mirror;
+    if (m != null) {
+      return m;
+    }
+    slot.lock.lock();
+    try {
+      if (slot.mirror != null) {
+        return slot.mirror;
+      }
+      checkOpen();
+      StreamInfo info = admin.info(instance);
+      if (info == null) {
+        if (!create) {
+          return null;
+        }
+        info = admin.create(instance);
+      }
+      SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0);
+      slot.mirror = InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
+          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);
+      return slot.mirror;
+    } catch (IOException | JetStreamApiException e) {
+      throw unavailable(instance, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable(instance, e);
+    } catch (StoreUnavailableException | IllegalStateException e) {
+      throw e;
+    } catch (Exception e) {
+      throw unavailable(instance, e);
+    } finally {
+      slot.lock.unlock();
+    }
+  }
+
+  // --- futures and errors ------------------------------------------------------------------------
+
+  /** A future completed through the executor when {@code inner} completes. */
+  private <T> CompletableFuture<T> relay(CompletableFuture<T> inner) {
+    CompletableFuture<T> outer = new CompletableFuture<>();
+    inner.whenComplete((v, e) -> {
+      Runnable complete = () -> {
+        if (e == null) {
+          outer.complete(v);
+        } else {
+          outer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+        }
+      };
+      try {
+        executor.execute(complete);
+      } catch (RuntimeException rejected) {
+        complete.run(); // the executor shut down: better here than never
+      }
+    });
+    return outer;
+  }
+
+  private static RuntimeException asRuntime(Throwable t) {
+    if (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    return new IllegalStateException(t);
+  }
+
+  private StoreUnavailableException unavailable(String instance, Throwable e) {
+    return StreamAdmin.unavailable(instance, appendTimeout, e);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the store is closed");
+    }
+  }
+
+  /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (String name : new ArrayList<>(mirrors.keySet())) {
+      Slot slot = mirrors.remove(name);
+      InstanceMirror m = slot == null ? null : slot.mirror;
+      if (m != null) {
+        m.stop("was closed with the store");
+      }
+    }
+    timer.close();
+    retries.shutdownNow();
+    try {
+      nc.closeDispatcher(control);
+      nc.closeDispatcher(delivery);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "closing dispatchers: {0}", e.getMessage());
+    }
+    if (ownsConnection) {
+      try {
+        nc.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "JetStreamTetherStore" + List.of(nc.getConnectedUrl() == null ? "disconnected" : nc.getConnectedUrl()) + retention;
+  }
+
+  /** Configures and connects a {@link JetStreamTetherStore}. Setters fail fast. Not thread-safe. */
+  public static final class Builder {
+    private final List<String> servers = new ArrayList<>();
+    private Connection connection;
+    private Path credentials;
+    private char[] token;
+    private SSLContext sslContext;
+    private boolean tls;
+    private int replicas; // 0: from the cluster size
+    private Retention retention = Retention.defaults();
+    private Executor executor = ForkJoinPool.commonPool();
+    private Duration appendTimeout = Duration.ofSeconds(10);
+    private Duration readBarrierTimeout = Duration.ofSeconds(1);
+    private int inlineImageBytes = 64 * 1024;
+    private String subjectPrefix = "tether";
+    private String connectionName = "tether-store";
+
+    private Builder() {}
+
+    /** NATS server URLs ({@code nats://host:4222}, {@code tls://...}); several for a cluster. */
+    public Builder servers(List<String> urls) {
+      Objects.requireNonNull(urls, "urls");
+      if (urls.isEmpty()) {
+        throw new IllegalArgumentException("servers must not be empty");
+      }
+      for (String u : urls) {
+        if (u == null || u.isBlank()) {
+          throw new IllegalArgumentException("a server URL must not be blank but was '" + u + "'");
+        }
+        servers.add(u.trim());
+      }
+      return this;
+    }
+
+    public Builder servers(String... urls) {
+      return servers(List.of(urls));
+    }
+
+    /** Uses an open connection instead of servers; the store does not close it. */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
+    /** A NATS credentials file (JWT and NKey seed), as {@code nsc} writes it. */
+    public Builder credentialsFile(Path file) {
+      this.credentials = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** A server authentication token; the array is copied. */
+    public Builder token(char[] token) {
+      Objects.requireNonNull(token, "token");
+      if (token.length == 0) {
+        throw new IllegalArgumentException("token must not be empty");
+      }
+      this.token = token.clone();
+      return this;
+    }
+
+    /** TLS with the JVM's default trust store (for {@code nats://} URLs; {@code tls://} implies it). */
+    public Builder tls() {
+      this.tls = true;
+      return this;
+    }
+
+    /** TLS with this context (client certificates, a private CA). */
+    public Builder sslContext(SSLContext context) {
+      this.sslContext = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Replicas of each new instance's stream and bucket: 1, or 3 (or 5) on a cluster of that many.
+     * Default: 3 when the server announces a cluster of 3 or more ({@code connect_urls} at connect
+     * time), else 1; set it explicitly where the cluster may still be forming.
+     */
+    public Builder replicas(int replicas) {
+      if (replicas < 1 || replicas > 5) {
+        throw new IllegalArgumentException("replicas must be 1..5 but was " + replicas);
+      }
+      this.replicas = replicas;
+      return this;
+    }
+
+    public Builder retention(Retention retention) {
+      this.retention = Objects.requireNonNull(retention, "retention");
+      return this;
+    }
+
+    /** Where caller-visible futures complete; default {@link ForkJoinPool#commonPool()}. */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** How long an append retries before {@link StoreUnavailableException}; default 10 s. */
+    public Builder appendTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("appendTimeout must be > 0 but was " + timeout);
+      }
+      this.appendTimeout = timeout;
+      return this;
+    }
+
+    /** How long a query waits for the local view to catch up with the stream; default 1 s. */
+    public Builder readBarrierTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("readBarrierTimeout must be > 0 but was " + timeout);
+      }
+      this.readBarrierTimeout = timeout;
+      return this;
+    }
+
+    /** Frames encoded larger than this keep their images in the Object Store; default 64 KiB. */
+    public Builder inlineImageBytes(int bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("inlineImageBytes must be >= 0 but was " + bytes);
+      }
+      this.inlineImageBytes = bytes;
+      return this;
+    }
+
+    /** The first subject token and stream name prefix; stores sharing it share instances. */
+    public Builder subjectPrefix(String prefix) {
+      new Names(prefix); // validates
+      this.subjectPrefix = prefix;
+      return this;
+    }
+
+    public Builder connectionName(String name) {
+      this.connectionName = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * Connects (unless given a connection) and returns the store. The connection reconnects
+     * forever; appends made while it is down fail after the append timeout.
+     *
+     * @throws IOException when no server can be reached or JetStream is not enabled
+     * @throws IllegalStateException when neither or both of servers and connection are set
+     */
+    public JetStreamTetherStore connect() throws IOException {
+      if (connection != null && !servers.isEmpty()) {
+        throw new IllegalStateException("set servers or a connection, not both");
+      }
+      if (connection == null && servers.isEmpty()) {
+        throw new IllegalStateException("set servers (NATS URLs) or a connection");
+      }
+      if (connection != null) {
+        return new JetStreamTetherStore(this, connection, false);
+      }
+      Options.Builder o = Options.builder()
+          .servers(servers.toArray(String[]::new))
+          .connectionName(connectionName)
+          .maxReconnects(-1)
+          .reconnectWait(Duration.ofMillis(250))
+          .connectionTimeout(Duration.ofSeconds(5))
+          .errorListener(new LoggingErrorListener());
+      if (credentials != null) {
+        o.credentialPath(credentials.toString());
+      }
+      if (token != null) {
+        o.token(token.clone());
+      }
+      if (sslContext != null) {
+        o.sslContext(sslContext);
+      } else if (tls) {
+        try {
+          o.secure();
+        } catch (java.security.NoSuchAlgorithmException e) {
+          throw new IOException("no default TLS context: " + e.getMessage(), e);
+        }
+      }
+      Connection nc;
+      try {
+        nc = Nats.connect(o.build());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while connecting to " + servers);
+      }
+      try {
+        JetStreamTetherStore store = new JetStreamTetherStore(this, nc, true);
+        nc.jetStreamManagement().getAccountStatistics(); // fails fast when JetStream is off
+        return store;
+      } catch (IOException | JetStreamApiException | RuntimeException e) {
+        try {
+          nc.close();
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+        throw e instanceof IOException io ? io : new IOException("JetStream is not available at " + servers + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** For {@link CancellationException} messages and logs. */
+  String origin() {
+    return origin;
+  }
+}

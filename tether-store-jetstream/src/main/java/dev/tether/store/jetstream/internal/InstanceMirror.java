@@ -1,0 +1,204 @@
+package dev.tether.store.jetstream.internal;
+
+import dev.tether.api.Frame;
+import dev.tether.api.FrameCodec;
+import dev.tether.api.TetherException;
+import dev.tether.store.SequencedFrameIndex;
+import io.nats.client.Dispatcher;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
+import io.nats.client.PushSubscribeOptions;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
+import io.nats.client.api.StreamState;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * This process's view of one instance's stream: an ordered push consumer that feeds every stored
+ * message, in stream order, into a {@link SequencedFrameIndex} (the ring and waiter index the memory
+ * store uses), so queries, waits and subscriptions are answered locally and a long-poll here wakes
+ * when any host appends.
+ *
+ * <p>Concurrency: messages arrive on the store's one dispatcher thread, which publishes them into
+ * the index (waking waiters there) and releases {@link #awaitSeq catch-up} barriers. The ordered
+ * consumer (jnats) recreates its server-side consumer after a gap, a missed heartbeat or a leader
+ * change, resuming after the last stream sequence it delivered, so the index never sees a frame
+ * twice or out of order.
+ *
+ * <p>Gap: a mirror that starts on a stream whose first sequence is {@code F > 1} never saw seqs
+ * below {@code F}; {@link #floor()} is {@code F - 1} then, and the store reports a gap for cursors
+ * below it.
+ */
+public final class InstanceMirror {
+  private static final System.Logger LOG = System.getLogger(InstanceMirror.class.getName());
+  /** True on the dispatcher thread while it publishes into an index. */
+  static final ThreadLocal<Boolean> DELIVERING = ThreadLocal.withInitial(() -> false);
+
+  private final String instance;
+  private final SequencedFrameIndex index;
+  private final long floor;
+  private final AtomicLong acked = new AtomicLong();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final TreeMap<Long, CompletableFuture<Void>> barriers = new TreeMap<>(); // guarded by lock
+  private final Dispatcher dispatcher;
+  private volatile JetStreamSubscription subscription;
+
+  private InstanceMirror(String instance, SequencedFrameIndex index, long floor, Dispatcher dispatcher) {
+    this.instance = instance;
+    this.dispatcher = dispatcher;
+    this.index = index;
+    this.floor = floor;
+  }
+
+  /**
+   * Starts a mirror of {@code stream} whose state was just read as {@code state}, and waits (at
+   * most {@code catchUp}) until it has the frames the stream held then.
+   */
+  public static InstanceMirror start(String instance, String stream, String subjects, StreamState state,
+      SequencedFrameIndex index, JetStream js, Dispatcher dispatcher, Duration heartbeat, Duration catchUp)
+      throws Exception {
+    long floor = 0;
+    if (state.getMsgCount() == 0) {
+      index.advanceSeq(state.getLastSequence());
+    } else {
+      floor = state.getFirstSequence() - 1;
+    }
+    InstanceMirror m = new InstanceMirror(instance, index, floor, dispatcher);
+    ConsumerConfiguration cc = ConsumerConfiguration.builder()
+        .deliverPolicy(DeliverPolicy.All)
+        .idleHeartbeat(heartbeat)
+        .build();
+    PushSubscribeOptions options = PushSubscribeOptions.builder().stream(stream).ordered(true).configuration(cc).build();
+    m.subscription = js.subscribe(subjects, dispatcher, m::onMessage, false, options);
+    if (!m.awaitSeq(state.getLastSequence(), catchUp)) {
+      LOG.log(Level.WARNING, "instance {0}: the mirror did not reach seq {1} within {2}; serving what it has",
+          instance, state.getLastSequence(), catchUp);
+    }
+    return m;
+  }
+
+  private void onMessage(Message msg) {
+    long seq = msg.metaData().streamSequence();
+    if (seq <= index.lastSeq()) {
+      return; // a redelivery after a consumer reset; already indexed
+    }
+    Frame frame;
+    try {
+      frame = FrameCodec.standard().read(msg.getData()).withSeq(seq);
+    } catch (TetherException e) {
+      // Not written by a tether store: keep the seq, skip the frame.
+      LOG.log(Level.WARNING, "instance {0}: skipping stream message {1}: {2}", instance, seq, e.getMessage());
+      index.advanceSeq(seq);
+      release(seq);
+      return;
+    }
+    DELIVERING.set(true);
+    try {
+      index.publish(List.of(frame));
+    } finally {
+      DELIVERING.set(false);
+    }
+    release(seq);
+  }
+
+  private void release(long seq) {
+    List<CompletableFuture<Void>> done;
+    lock.lock();
+    try {
+      if (barriers.isEmpty() || barriers.firstKey() > seq) {
+        return;
+      }
+      Map<Long, CompletableFuture<Void>> head = barriers.headMap(seq, true);
+      done = List.copyOf(head.values());
+      head.clear();
+    } finally {
+      lock.unlock();
+    }
+    for (CompletableFuture<Void> f : done) {
+      f.complete(null);
+    }
+  }
+
+  /**
+   * Waits until the index holds every seq up to {@code seq}, at most {@code timeout}; returns
+   * whether it got there. Returns at once on the dispatcher thread (it would wait for itself).
+   */
+  public boolean awaitSeq(long seq, Duration timeout) throws InterruptedException {
+    if (index.lastSeq() >= seq) {
+      return true;
+    }
+    if (DELIVERING.get()) {
+      return false;
+    }
+    CompletableFuture<Void> f;
+    lock.lock();
+    try {
+      f = barriers.computeIfAbsent(seq, s -> new CompletableFuture<>());
+    } finally {
+      lock.unlock();
+    }
+    if (index.lastSeq() >= seq) { // delivered between the check and the registration
+      release(index.lastSeq());
+    }
+    try {
+      f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return false;
+    }
+  }
+
+  /** Notes a seq this process appended, so {@link #lastSeq()} covers it before it is delivered. */
+  public void noteAcked(long seq) {
+    acked.accumulateAndGet(seq, Math::max);
+  }
+
+  /** The highest seq this process knows of. */
+  public long lastSeq() {
+    return Math.max(index.lastSeq(), acked.get());
+  }
+
+  public SequencedFrameIndex index() {
+    return index;
+  }
+
+  /** Seqs up to this were evicted before the mirror started (0 when none). */
+  public long floor() {
+    return floor;
+  }
+
+  /** Stops the consumer and ends the index's waits and subscriptions with {@code reason}. */
+  public void stop(String reason) {
+    JetStreamSubscription s = subscription;
+    if (s != null) {
+      try {
+        dispatcher.unsubscribe(s);
+      } catch (RuntimeException e) {
+        LOG.log(Level.DEBUG, "instance {0}: unsubscribe failed: {1}", instance, e.getMessage());
+      }
+    }
+    index.end(reason);
+    lock.lock();
+    try {
+      for (CompletableFuture<Void> f : barriers.values()) {
+        f.complete(null);
+      }
+      barriers.clear();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.tether.store.jetstream;
+
+import dev.tether.store.jetstream.testing.NatsServer;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.Image;
+import dev.tether.api.MediaType;
+import dev.tether.api.Payload;
+import dev.tether.api.RawJson;
+import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
+import dev.tether.sessions.BlobKey;
+import dev.tether.images.Images;
+import dev.tether.store.FrameQuery;
+import dev.tether.store.QueryResult;
+import dev.tether.store.jetstream.internal.Appender;
+import dev.tether.store.jetstream.internal.Names;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the contract does not cover: images, dedup, sizes, a second host, an unreachable server. */
+class JetStreamTetherStoreTest {
+  static final SessionKey A = SessionKey.host("a");
+  private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+  @TempDir static Path dir;
+  static NatsServer server;
+  final List<AutoCloseable> closeAfter = new ArrayList<>();
+
+  @BeforeAll
+  static void startServer() {
+    server = NatsServer.single(dir);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable c : closeAfter) {
+      c.close();
+    }
+  }
+
+  JetStreamTetherStore store() throws Exception {
+    JetStreamTetherStore s = JetStreamTetherStore.builder().servers(server.url()).connect();
+    closeAfter.add(s);
+    return s;
+  }
+
+  static String instance(String name) {
+    return name + "-" + Long.toString(System.nanoTime(), 36);
+  }
+
+  static byte[] png(int size, long seed) {
+    byte[] bytes = new byte[size];
+    new Random(seed).nextBytes(bytes);
+    System.arraycopy(PNG, 0, bytes, 0, PNG.length);
+    return bytes;
+  }
+
+  static Frame text(String text) {
+    return Frame.builder("assistant.message").version(1).session(A).payload(RawJson.of("{\"text\":\"" + text + "\"}")).build();
+  }
+
+  @Test
+  void fourFiveMebibyteImages_goToTheObjectStore_andComeBackInlineOnAnotherHost() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("images");
+    List<byte[]> pngs = new ArrayList<>();
+    List<Image> images = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      pngs.add(png(5 << 20, i));
+      images.add(Images.fromBytes(pngs.get(i), MediaType.PNG));
+    }
+    Frame sent = Frame.of(A, "m-img", Payload.UserMessage.of("four pictures", images));
+    long seq = hostA.append(vm, sent);
+
+    Frame stored = hostB.query(vm, FrameQuery.all()).frames().get(0);
+    assertEquals(seq, stored.seq());
+    assertTrue(stored.payload().size() < 4096, "the stored frame holds refs, not bytes: " + stored.payload().size());
+    String json = new String(stored.payload().toByteArray(), StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"blob\":\"" + BlobKey.forContent(pngs.get(2), MediaType.PNG).fileName() + "\""), json);
+
+    Frame inline = hostB.inlineImages(vm, stored);
+    List<Image> back = inline.payloadView().images();
+    assertEquals(4, back.size());
+    for (int i = 0; i < 4; i++) {
+      assertArrayEquals(pngs.get(i), Base64.getDecoder().decode(back.get(i).data()));
+    }
+    assertEquals("four pictures", ((Payload.UserMessage) inline.payloadView()).text());
+    assertTrue(hostB.blobStore(vm).exists(BlobKey.forContent(pngs.get(0), MediaType.PNG)));
+  }
+
+  @Test
+  void smallImageFrame_staysInline() throws Exception {
+    JetStreamTetherStore s = store();
+    String vm = instance("small");
+    Frame sent = Frame.of(A, "m", Payload.UserMessage.of("tiny", List.of(Images.fromBytes(png(100, 7), MediaType.PNG))));
+    s.append(vm, sent);
+    assertEquals(sent.withSeq(1), s.query(vm, FrameQuery.all()).frames().get(0));
+  }
+
+  @Test
+  void objectStoreBlobStore_rejectsBadImagesAndVerifiesReads() throws Exception {
+    JetStreamTetherStore s = store();
+    ObjectStoreBlobStore blobs = s.blobStore(instance("blobs"));
+    TetherException e = assertThrows(TetherException.class, () -> blobs.put(png(100, 1), MediaType.JPEG));
+    assertEquals(ErrorCode.MEDIA_TYPE_MISMATCH, e.code());
+    byte[] bytes = png(300_000, 2);
+    BlobKey key = blobs.put(bytes, MediaType.PNG);
+    assertEquals(key, blobs.put(bytes, MediaType.PNG), "the same bytes are one object");
+    assertArrayEquals(bytes, blobs.get(key));
+    assertTrue(blobs.delete(key));
+    assertFalse(blobs.exists(key));
+    assertThrows(java.nio.file.NoSuchFileException.class, () -> blobs.get(key));
+  }
+
+  @Test
+  void frameOverMaxPayloadWithoutImages_isRejectedWithFrameTooLarge() throws Exception {
+    JetStreamTetherStore s = store();
+    TetherException e = assertThrows(TetherException.class, () -> s.append(instance("big"), text("x".repeat(2 << 20))));
+    assertEquals(ErrorCode.FRAME_TOO_LARGE, e.code());
+    assertTrue(e.getMessage().contains("max_payload"), e.getMessage());
+  }
+
+  @Test
+  void publishRetriedWithTheSameMsgId_isStoredOnce() throws Exception {
+    JetStreamTetherStore s = store();
+    String vm = instance("dedup");
+    s.append(vm, text("creates the stream"));
+    Names names = new Names("tether");
+    ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor();
+    try (Connection nc = Nats.connect(server.url())) {
+      Appender appender = new Appender(nc.jetStream(), retries, Duration.ofSeconds(2));
+      byte[] body = dev.tether.api.FrameCodec.standard().write(text("once"));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      long first = appender.publish(names.stream(vm), names.subject(vm, A), body, "retry-me", deadline).get(30, TimeUnit.SECONDS);
+      long again = appender.publish(names.stream(vm), names.subject(vm, A), body, "retry-me", deadline).get(30, TimeUnit.SECONDS);
+      assertEquals(first, again);
+    } finally {
+      retries.shutdownNow();
+    }
+    assertEquals(2, s.query(vm, FrameQuery.all()).frames().size());
+    assertEquals(2, s.lastSeq(vm));
+  }
+
+  @Test
+  void appendOnOneHost_isSeenByAQueryOnAnotherAtOnce_andWakesItsWait() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("two-hosts");
+    hostB.append(vm, text("opens the instance on B"));
+    CompletableFuture<QueryResult> wait = hostB.waitForFrames(vm, FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    for (int i = 0; i < 20; i++) {
+      long seq = hostA.append(vm, text("n" + i));
+      assertEquals(seq, hostB.query(vm, FrameQuery.session(A, seq - 1)).frames().get(0).seq(), "read after write across hosts");
+    }
+    assertEquals(2, wait.get(60, TimeUnit.SECONDS).frames().get(0).seq());
+  }
+
+  @Test
+  void serverDown_appendFailsWithinItsTimeoutInsteadOfHanging() throws Exception {
+    NatsServer own = NatsServer.single(dir.resolve("own-" + System.nanoTime()));
+    try {
+      JetStreamTetherStore s = JetStreamTetherStore.builder().servers(own.url()).appendTimeout(Duration.ofSeconds(2)).connect();
+      closeAfter.add(s);
+      String vm = instance("down");
+      s.append(vm, text("ok"));
+      own.kill();
+      long start = System.nanoTime();
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> s.append(vm, text("lost")));
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(tookMs < 15_000, "gave up after " + tookMs + " ms");
+      assertTrue(e.getMessage().contains("Retry later"), e.getMessage());
+      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size(), "reads fall back to the local view");
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
+  void foreignMessageOnTheStream_isSkippedButItsSeqCounts() throws Exception {
+    JetStreamTetherStore s = store();
+    JetStreamTetherStore other = store();
+    String vm = instance("foreign");
+    s.append(vm, text("first"));
+    try (Connection nc = Nats.connect(server.url())) {
+      // Someone else's publisher writes garbage on the instance's subjects.
+      nc.jetStream().publish(new Names("tether").subject(vm, A), "not a frame".getBytes(StandardCharsets.UTF_8));
+    }
+    long third = s.append(vm, text("third"));
+    assertEquals(3, third);
+    for (JetStreamTetherStore host : List.of(s, other)) {
+      QueryResult r = host.query(vm, FrameQuery.all());
+      assertEquals(List.of(1L, 3L), r.frames().stream().map(Frame::seq).toList());
+      assertEquals(3, r.nextSeq());
+    }
+  }
+
+  @Test
+  void removeOnOneHost_endsTheOtherHostsWaitsAndItsSeqsContinue() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("remove");
+    hostA.append(vm, text("one"));
+    hostA.append(vm, text("two"));
+    assertEquals(2, hostB.query(vm, FrameQuery.all()).frames().size());
+    CompletableFuture<QueryResult> waiting = hostB.waitForFrames(vm, FrameQuery.session(A, 2), Duration.ofMinutes(2));
+    assertTrue(hostA.remove(vm));
+    assertThrows(java.util.concurrent.CancellationException.class, () -> waiting.get(30, TimeUnit.SECONDS));
+    assertTrue(hostB.query(vm, FrameQuery.all()).frames().isEmpty(), "B reopens its view on the purged stream");
+    assertEquals(2, hostB.lastSeq(vm));
+    assertEquals(3, hostB.append(vm, text("three")));
+    assertEquals(List.of(3L), hostA.query(vm, FrameQuery.all()).frames().stream().map(Frame::seq).toList());
+  }
+
+  @Test
+  void builder_failsFastNamingTheSetting() {
+    var b = JetStreamTetherStore.builder();
+    assertEquals("replicas must be 1..5 but was 0",
+        assertThrows(IllegalArgumentException.class, () -> b.replicas(0)).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> b.appendTimeout(Duration.ZERO));
+    assertThrows(IllegalArgumentException.class, () -> b.subjectPrefix("a.b"));
+    assertThrows(IllegalStateException.class, b::connect);
+  }
+}
