@@ -1,0 +1,190 @@
+package dev.tether.coven;
+
+import dev.tether.coven.internal.proto.AgentMessage;
+import dev.tether.coven.internal.proto.CovenControlGrpc;
+import dev.tether.coven.internal.proto.MessageResponse;
+import dev.tether.coven.internal.proto.RegisterAgent;
+import dev.tether.coven.internal.proto.ServerMessage;
+import dev.tether.coven.internal.proto.Welcome;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A coven gateway for tests: a real grpc-java server on 127.0.0.1 serving
+ * {@code coven.CovenControl/AgentStream} from the same proto. It answers {@code RegisterAgent}
+ * with {@link #onRegister} (a Welcome by default), records every message each stream sends, and
+ * lets the test send server messages on a stream.
+ */
+final class FakeGateway implements AutoCloseable {
+  final BlockingQueue<Conn> connections = new LinkedBlockingQueue<>();
+  final List<Metadata> headers = new CopyOnWriteArrayList<>();
+  volatile Function<RegisterAgent, ServerMessage> onRegister = reg -> ServerMessage.newBuilder()
+      .setWelcome(Welcome.newBuilder().setServerId("gw-test").setAgentId(reg.getAgentId()).setInstanceId("inst-" + reg.getAgentId().substring(0, 4))
+          .setPrincipalId("principal-1"))
+      .build();
+  /** Which call headers are let in; the rest are refused with UNAUTHENTICATED. */
+  volatile Predicate<Metadata> auth = m -> true;
+
+  private final Server server;
+
+  private FakeGateway(int port) throws IOException {
+    ServerInterceptor recordAndCheck = new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata md, ServerCallHandler<Q, R> next) {
+        headers.add(md);
+        if (!auth.test(md)) {
+          call.close(Status.UNAUTHENTICATED.withDescription("invalid or expired token"), new Metadata());
+          return new ServerCall.Listener<>() {};
+        }
+        return next.startCall(call, md);
+      }
+    };
+    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+        .maxInboundMessageSize(64 << 20)
+        .addService(ServerInterceptors.intercept(new Service(), recordAndCheck))
+        .build()
+        .start();
+  }
+
+  static FakeGateway start() throws IOException {
+    return new FakeGateway(0);
+  }
+
+  /** A gateway on {@code port}, for "the server comes back" tests. */
+  static FakeGateway start(int port) throws IOException {
+    return new FakeGateway(port);
+  }
+
+  int port() {
+    return server.getPort();
+  }
+
+  String target() {
+    return "127.0.0.1:" + port();
+  }
+
+  Conn nextConnection(Duration timeout) throws InterruptedException {
+    Conn c = connections.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    if (c == null) {
+      throw new AssertionError("no stream opened within " + timeout);
+    }
+    return c;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow();
+    server.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  private final class Service extends CovenControlGrpc.CovenControlImplBase {
+    @Override
+    public StreamObserver<AgentMessage> agentStream(StreamObserver<ServerMessage> responses) {
+      Conn conn = new Conn(responses);
+      connections.add(conn);
+      return conn;
+    }
+  }
+
+  /** One agent stream as the gateway sees it. */
+  final class Conn implements StreamObserver<AgentMessage> {
+    final BlockingQueue<AgentMessage> received = new LinkedBlockingQueue<>();
+    final List<AgentMessage> all = new CopyOnWriteArrayList<>();
+    /** Completes with OK when the agent half-closes, else with the error's status. */
+    final CompletableFuture<Status> closed = new CompletableFuture<>();
+    private final StreamObserver<ServerMessage> out;
+
+    Conn(StreamObserver<ServerMessage> out) {
+      this.out = out;
+    }
+
+    synchronized void send(ServerMessage m) {
+      out.onNext(m);
+    }
+
+    synchronized void complete() {
+      out.onCompleted();
+    }
+
+    @Override
+    public void onNext(AgentMessage m) {
+      all.add(m);
+      received.add(m);
+      if (m.hasRegister()) {
+        send(onRegister.apply(m.getRegister()));
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      closed.complete(Status.fromThrowable(t));
+    }
+
+    @Override
+    public void onCompleted() {
+      closed.complete(Status.OK);
+      try {
+        complete();
+      } catch (RuntimeException e) {
+        // already closed
+      }
+    }
+
+    AgentMessage next(Duration timeout) throws InterruptedException {
+      AgentMessage m = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      if (m == null) {
+        throw new AssertionError("no message within " + timeout + "; got so far: " + all);
+      }
+      return m;
+    }
+
+    /** The responses to {@code requestId} up to and including its terminal event. */
+    List<MessageResponse> responsesUntilTerminal(String requestId, Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      List<MessageResponse> got = new ArrayList<>();
+      while (true) {
+        long left = deadline - System.nanoTime();
+        AgentMessage m = received.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+        if (m == null) {
+          throw new AssertionError("no terminal event for " + requestId + " within " + timeout + "; got " + got);
+        }
+        if (m.hasResponse() && m.getResponse().getRequestId().equals(requestId)) {
+          got.add(m.getResponse());
+          switch (m.getResponse().getEventCase()) {
+            case DONE, ERROR, CANCELLED -> {
+              return got;
+            }
+            default -> { }
+          }
+        }
+      }
+    }
+
+    /** Every message received for {@code window}, without waiting for anything in particular. */
+    List<AgentMessage> drain(Duration window) throws InterruptedException {
+      Thread.sleep(window.toMillis());
+      List<AgentMessage> got = new ArrayList<>();
+      received.drainTo(got);
+      return got;
+    }
+  }
+}
