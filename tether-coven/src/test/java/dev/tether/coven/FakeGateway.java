@@ -6,7 +6,13 @@ import dev.tether.coven.internal.proto.MessageResponse;
 import dev.tether.coven.internal.proto.RegisterAgent;
 import dev.tether.coven.internal.proto.ServerMessage;
 import dev.tether.coven.internal.proto.Welcome;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import io.grpc.Server;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -37,6 +43,8 @@ import java.util.function.Predicate;
 final class FakeGateway implements AutoCloseable {
   final BlockingQueue<Conn> connections = new LinkedBlockingQueue<>();
   final List<Metadata> headers = new CopyOnWriteArrayList<>();
+  /** Every message any stream sent, exactly as its bytes came off the wire. */
+  final List<byte[]> wireMessages = new CopyOnWriteArrayList<>();
   volatile Function<RegisterAgent, ServerMessage> onRegister = reg -> ServerMessage.newBuilder()
       .setWelcome(Welcome.newBuilder().setServerId("gw-test").setAgentId(reg.getAgentId()).setInstanceId("inst-" + reg.getAgentId().substring(0, 4))
           .setPrincipalId("principal-1"))
@@ -58,9 +66,23 @@ final class FakeGateway implements AutoCloseable {
         return next.startCall(call, md);
       }
     };
+    ServerInterceptor recordBytes = new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata md, ServerCallHandler<Q, R> next) {
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<Q>(next.startCall(call, md)) {
+          @Override
+          public void onMessage(Q message) {
+            wireMessages.add((byte[]) message);
+            super.onMessage(message);
+          }
+        };
+      }
+    };
+    ServerServiceDefinition parsed = ServerInterceptors.intercept(new Service(), recordAndCheck);
+    ServerServiceDefinition raw = ServerInterceptors.useMarshalledMessages(parsed, new BytesMarshaller());
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
         .maxInboundMessageSize(64 << 20)
-        .addService(ServerInterceptors.intercept(new Service(), recordAndCheck))
+        .addService(ServerInterceptors.intercept(raw, recordBytes))
         .build()
         .start();
   }
@@ -94,6 +116,22 @@ final class FakeGateway implements AutoCloseable {
   public void close() throws InterruptedException {
     server.shutdownNow();
     server.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  private static final class BytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   private final class Service extends CovenControlGrpc.CovenControlImplBase {
