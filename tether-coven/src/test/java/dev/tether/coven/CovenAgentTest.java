@@ -20,6 +20,7 @@ import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.coven.internal.proto.ServerMessage;
 import dev.tether.coven.internal.proto.Shutdown;
 import dev.tether.coven.internal.proto.ToolState;
+import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
 import io.grpc.Status;
 import java.awt.image.BufferedImage;

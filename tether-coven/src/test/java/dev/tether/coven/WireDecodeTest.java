@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tether.coven.internal.proto.ServerMessage;
 import dev.tether.coven.internal.proto.Shutdown;
+import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.tether.coven;
+package dev.tether.coven.testing;
 
 import dev.tether.coven.internal.proto.AgentMessage;
 import dev.tether.coven.internal.proto.CovenControlGrpc;
@@ -35,22 +35,23 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * A coven gateway for tests: a real grpc-java server on 127.0.0.1 serving
+ * A coven gateway for tests (published in tether-coven's test-jar for other modules' end-to-end
+ * tests): a real grpc-java server on 127.0.0.1 serving
  * {@code coven.CovenControl/AgentStream} from the same proto. It answers {@code RegisterAgent}
  * with {@link #onRegister} (a Welcome by default), records every message each stream sends, and
  * lets the test send server messages on a stream.
  */
-final class FakeGateway implements AutoCloseable {
-  final BlockingQueue<Conn> connections = new LinkedBlockingQueue<>();
-  final List<Metadata> headers = new CopyOnWriteArrayList<>();
+public final class FakeGateway implements AutoCloseable {
+  public final BlockingQueue<Conn> connections = new LinkedBlockingQueue<>();
+  public final List<Metadata> headers = new CopyOnWriteArrayList<>();
   /** Every message any stream sent, exactly as its bytes came off the wire. */
-  final List<byte[]> wireMessages = new CopyOnWriteArrayList<>();
-  volatile Function<RegisterAgent, ServerMessage> onRegister = reg -> ServerMessage.newBuilder()
+  public final List<byte[]> wireMessages = new CopyOnWriteArrayList<>();
+  public volatile Function<RegisterAgent, ServerMessage> onRegister = reg -> ServerMessage.newBuilder()
       .setWelcome(Welcome.newBuilder().setServerId("gw-test").setAgentId(reg.getAgentId()).setInstanceId("inst-" + reg.getAgentId().substring(0, 4))
           .setPrincipalId("principal-1"))
       .build();
   /** Which call headers are let in; the rest are refused with UNAUTHENTICATED. */
-  volatile Predicate<Metadata> auth = m -> true;
+  public volatile Predicate<Metadata> auth = m -> true;
 
   private final Server server;
 
@@ -87,24 +88,24 @@ final class FakeGateway implements AutoCloseable {
         .start();
   }
 
-  static FakeGateway start() throws IOException {
+  public static FakeGateway start() throws IOException {
     return new FakeGateway(0);
   }
 
   /** A gateway on {@code port}, for "the server comes back" tests. */
-  static FakeGateway start(int port) throws IOException {
+  public static FakeGateway start(int port) throws IOException {
     return new FakeGateway(port);
   }
 
-  int port() {
+  public int port() {
     return server.getPort();
   }
 
-  String target() {
+  public String target() {
     return "127.0.0.1:" + port();
   }
 
-  Conn nextConnection(Duration timeout) throws InterruptedException {
+  public Conn nextConnection(Duration timeout) throws InterruptedException {
     Conn c = connections.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (c == null) {
       throw new AssertionError("no stream opened within " + timeout);
@@ -144,22 +145,22 @@ final class FakeGateway implements AutoCloseable {
   }
 
   /** One agent stream as the gateway sees it. */
-  final class Conn implements StreamObserver<AgentMessage> {
-    final BlockingQueue<AgentMessage> received = new LinkedBlockingQueue<>();
-    final List<AgentMessage> all = new CopyOnWriteArrayList<>();
+  public final class Conn implements StreamObserver<AgentMessage> {
+    public final BlockingQueue<AgentMessage> received = new LinkedBlockingQueue<>();
+    public final List<AgentMessage> all = new CopyOnWriteArrayList<>();
     /** Completes with OK when the agent half-closes, else with the error's status. */
-    final CompletableFuture<Status> closed = new CompletableFuture<>();
+    public final CompletableFuture<Status> closed = new CompletableFuture<>();
     private final StreamObserver<ServerMessage> out;
 
     Conn(StreamObserver<ServerMessage> out) {
       this.out = out;
     }
 
-    synchronized void send(ServerMessage m) {
+    public synchronized void send(ServerMessage m) {
       out.onNext(m);
     }
 
-    synchronized void complete() {
+    public synchronized void complete() {
       out.onCompleted();
     }
 
@@ -187,7 +188,7 @@ final class FakeGateway implements AutoCloseable {
       }
     }
 
-    AgentMessage next(Duration timeout) throws InterruptedException {
+    public AgentMessage next(Duration timeout) throws InterruptedException {
       AgentMessage m = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (m == null) {
         throw new AssertionError("no message within " + timeout + "; got so far: " + all);
@@ -196,7 +197,7 @@ final class FakeGateway implements AutoCloseable {
     }
 
     /** The responses to {@code requestId} up to and including its terminal event. */
-    List<MessageResponse> responsesUntilTerminal(String requestId, Duration timeout) throws InterruptedException {
+    public List<MessageResponse> responsesUntilTerminal(String requestId, Duration timeout) throws InterruptedException {
       long deadline = System.nanoTime() + timeout.toNanos();
       List<MessageResponse> got = new ArrayList<>();
       while (true) {
@@ -218,7 +219,7 @@ final class FakeGateway implements AutoCloseable {
     }
 
     /** Every message received for {@code window}, without waiting for anything in particular. */
-    List<AgentMessage> drain(Duration window) throws InterruptedException {
+    public List<AgentMessage> drain(Duration window) throws InterruptedException {
       Thread.sleep(window.toMillis());
       List<AgentMessage> got = new ArrayList<>();
       received.drainTo(got);
