@@ -123,8 +123,14 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
   @Override
   public void onError(Throwable t) {
     Status status = Status.fromThrowable(t);
-    end(new StreamEnd(StreamEnd.Kind.FAILED, status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription()),
-        isWelcomed(), status), false);
+    StringBuilder detail = new StringBuilder(status.getCode().toString());
+    if (status.getDescription() != null) {
+      detail.append(": ").append(status.getDescription());
+    }
+    if (status.getCause() != null && status.getCause().getMessage() != null) {
+      detail.append(" (").append(status.getCause().getMessage()).append(')'); // e.g. "Connection refused"
+    }
+    end(new StreamEnd(StreamEnd.Kind.FAILED, detail.toString(), isWelcomed(), status), false);
   }
 
   @Override
