@@ -123,15 +123,14 @@ public final class CovenAgent implements AutoCloseable {
    *
    * @throws IllegalStateException when called twice
    */
-  public synchronized CompletableFuture<CovenTermination> start() {
-    if (started) {
+  public CompletableFuture<CovenTermination> start() {
+    if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("the agent was already started");
     }
-    started = true;
     return supervisor.start();
   }
 
-  private boolean started;
+  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** Completes once the agent has stopped for good, with why. */
   public CompletableFuture<CovenTermination> termination() {

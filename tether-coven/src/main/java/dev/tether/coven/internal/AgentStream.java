@@ -156,8 +156,8 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
     }
     registrationDeadline.cancel(false);
     long period = bridge.heartbeat().toMillis();
-    heartbeats = bridge.timer().scheduleAtFixedRate(() -> write(AgentMessage.newBuilder()
-        .setHeartbeat(Heartbeat.newBuilder().setTimestampMs(System.currentTimeMillis())).build()), period, period, TimeUnit.MILLISECONDS);
+    heartbeats = bridge.timer().scheduleAtFixedRate(() -> bridge.executor().execute(() -> write(AgentMessage.newBuilder()
+        .setHeartbeat(Heartbeat.newBuilder().setTimestampMs(System.currentTimeMillis())).build())), period, period, TimeUnit.MILLISECONDS);
     List<String> tools = w.getAvailableToolsList().stream().map(ToolDefinition::getName).toList();
     safely(() -> bridge.listener().onRegistered(new CovenWelcome(w.getServerId(), w.getAgentId(), w.getInstanceId(), w.getPrincipalId(), tools)));
   }

@@ -13,6 +13,7 @@ import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.images.FrameValidator;
@@ -223,7 +224,9 @@ public final class UserMessageTranslator {
       if (pos != buf.length) {
         throw new IllegalStateException("payload size computed as " + buf.length + " but " + pos + " bytes were written");
       }
-      return RawJson.ofUtf8(buf);
+      // Ours alone and never written again; toFrame has the validator check it (strict JSON
+      // included) before the frame exists, so neither a copy nor a second parse is needed.
+      return ApiInternals.wrapTrusted(buf, 0, buf.length);
     }
   }
 
