@@ -1,10 +1,14 @@
 package dev.tether.coven.internal;
 
+import com.fasterxml.jackson.core.Base64Variant;
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
-import dev.tether.api.Image;
+import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
@@ -19,7 +23,6 @@ import dev.tether.images.FrameValidator;
 import com.google.protobuf.UnsafeByteOperations;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -52,6 +55,8 @@ public final class ReplyTranslator {
   public static final String EVENT_TOOL_STATE = "event.tool_state";
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The wire's base64: standard alphabet, padding optional, no line breaks. */
+  private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS.withPaddingAllowed();
 
   private final String requestId;
   private final FrameValidator validator;
@@ -98,7 +103,7 @@ public final class ReplyTranslator {
       }
       case FrameTypes.ASSISTANT_DONE:
         validator.validate(frame);
-        return done((Payload.AssistantDone) frame.payloadView());
+        return done(frame.payload());
       case FrameTypes.ERROR: {
         finished = true;
         String code = field(frame.payload(), "code");
@@ -115,34 +120,73 @@ public final class ReplyTranslator {
     }
   }
 
-  private List<MessageResponse> done(Payload.AssistantDone done) {
+  /**
+   * The events for a validated {@code assistant.done}. Read with a streaming parser so that each
+   * image's base64 is decoded straight from the payload bytes into its {@code FileData}, never
+   * held as a String.
+   */
+  private List<MessageResponse> done(RawJson payload) {
     finished = true;
-    List<MessageResponse> out = new ArrayList<>(done.images().size() + 3);
-    String text = done.text();
+    String text = "";
+    boolean cancelled = false;
+    JsonNode usage = null;
+    List<MessageResponse> files = new ArrayList<>(4);
+    try (JsonParser p = JSON.getFactory().createParser(payload.openStream())) {
+      p.nextToken(); // the validator checked that the payload is one object
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (name) {
+          case "text" -> text = p.getText();
+          case "cancelled" -> cancelled = value == JsonToken.VALUE_TRUE;
+          case "usage" -> usage = value == JsonToken.START_OBJECT ? JSON.readTree(p) : null;
+          case "images" -> {
+            while (p.nextToken() == JsonToken.START_OBJECT) {
+              files.add(file(p, files.size()));
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      throw TetherException.of(dev.tether.api.ErrorCode.MALFORMED_FRAME, "the answer could not be read: " + e.getMessage(), e);
+    }
+    List<MessageResponse> out = new ArrayList<>(files.size() + 3);
     if (text.length() > streamed.length() && text.startsWith(streamed.toString())) {
       out.add(base().setText(text.substring(streamed.length())).build());
     }
-    List<Image> images = done.images();
-    for (int i = 0; i < images.size(); i++) {
-      Image image = images.get(i);
-      byte[] bytes = Base64.getDecoder().decode(image.data());
-      out.add(base().setFile(FileData.newBuilder()
-          .setFilename("image-" + (i + 1) + "." + image.mediaType().extension())
-          .setMimeType(image.mediaType().mimeType())
-          .setData(UnsafeByteOperations.unsafeWrap(bytes))) // the array is ours and never written again
-          .build());
+    out.addAll(files);
+    if (usage != null) {
+      out.add(base().setUsage(usage(usage)).build());
     }
-    RawJson usage = done.extra().get("usage");
-    if (usage != null && usage.isObject()) {
-      out.add(base().setUsage(usage(tree(usage))).build());
-    }
-    RawJson cancelled = done.extra().get("cancelled");
-    if (cancelled != null && "true".equals(cancelled.toString().strip())) {
-      out.add(cancelled(requestId, "cancelled by the agent"));
-    } else {
-      out.add(base().setDone(Done.newBuilder().setFullResponse(text)).build());
-    }
+    out.add(cancelled
+        ? cancelled(requestId, "cancelled by the agent")
+        : base().setDone(Done.newBuilder().setFullResponse(text)).build());
     return out;
+  }
+
+  private MessageResponse file(JsonParser p, int index) throws IOException {
+    MediaType type = null;
+    byte[] bytes = null;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      p.nextToken();
+      if (field.equals("media_type")) {
+        type = MediaType.of(p.getText());
+      } else if (field.equals("data")) {
+        bytes = p.getBinaryValue(BASE64); // decoded from the input buffer, no String in between
+      } else {
+        p.skipChildren();
+      }
+    }
+    if (type == null || bytes == null) {
+      throw TetherException.forImage(dev.tether.api.ErrorCode.MALFORMED_FRAME, index, "image " + index + " has no media_type or data");
+    }
+    return base().setFile(FileData.newBuilder()
+        .setFilename("image-" + (index + 1) + "." + type.extension())
+        .setMimeType(type.mimeType())
+        .setData(UnsafeByteOperations.unsafeWrap(bytes))) // the array is ours and never written again
+        .build();
   }
 
   private List<MessageResponse> toolState(JsonNode node) {
