@@ -56,6 +56,10 @@ public final class FakeGateway implements AutoCloseable {
   private final Server server;
 
   private FakeGateway(int port) throws IOException {
+    this(port, null, null);
+  }
+
+  private FakeGateway(int port, java.io.File certChain, java.io.File privateKey) throws IOException {
     ServerInterceptor recordAndCheck = new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata md, ServerCallHandler<Q, R> next) {
@@ -81,7 +85,11 @@ public final class FakeGateway implements AutoCloseable {
     };
     ServerServiceDefinition parsed = ServerInterceptors.intercept(new Service(), recordAndCheck);
     ServerServiceDefinition raw = ServerInterceptors.useMarshalledMessages(parsed, new BytesMarshaller());
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port));
+    if (certChain != null) {
+      builder.useTransportSecurity(certChain, privateKey);
+    }
+    server = builder
         .maxInboundMessageSize(64 << 20)
         .addService(ServerInterceptors.intercept(raw, recordBytes))
         .build()
@@ -93,6 +101,11 @@ public final class FakeGateway implements AutoCloseable {
   }
 
   /** A gateway on {@code port}, for "the server comes back" tests. */
+  /** A gateway serving TLS with {@code certChain} and its PKCS#8 {@code privateKey} (PEM files). */
+  public static FakeGateway startTls(java.io.File certChain, java.io.File privateKey) throws IOException {
+    return new FakeGateway(0, certChain, privateKey);
+  }
+
   public static FakeGateway start(int port) throws IOException {
     return new FakeGateway(port);
   }
