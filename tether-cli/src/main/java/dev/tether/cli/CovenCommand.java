@@ -38,7 +38,7 @@ final class CovenCommand implements Callable<Integer> {
   static final int REJECTED = 3;
   static final int REFUSED = 4;
 
-  @Option(names = "--gateway", required = true, paramLabel = "HOST:PORT", description = "The coven gateway's gRPC address (default port 50051).")
+  @Option(names = "--gateway", required = true, paramLabel = "HOST:PORT", description = "The coven gateway's gRPC address; HOST alone means port 50051.")
   String gateway;
 
   @ArgGroup(exclusive = true)
@@ -100,8 +100,9 @@ final class CovenCommand implements Callable<Integer> {
     }
     try (TetherHttpClient http = new TetherHttpClient(address, hostToken);
         RemoteTetherClient client = new RemoteTetherClient(http)) {
+      String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
       CovenAgent.Builder builder = CovenAgent.builder()
-          .gateway(gateway)
+          .gateway(target)
           .credentials(credentials)
           .agentId(agentId)
           .name(name != null ? name : "tether-" + instance)
@@ -124,7 +125,7 @@ final class CovenCommand implements Callable<Integer> {
         }
       }, "tether-coven-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
-      System.err.println("tether coven: bridging instance " + instance + " on " + address + " to " + gateway
+      System.err.println("tether coven: bridging instance " + instance + " on " + address + " to " + target
           + " as " + agentId + " (" + credentials + ")");
       CovenTermination end;
       try {
