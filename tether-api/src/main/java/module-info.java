@@ -7,5 +7,6 @@ module dev.tether.api {
 
   exports dev.tether.api;
   // Zero-copy access to payload bytes, for the tether modules that validate and store frames.
-  exports dev.tether.api.internal to dev.tether.images, dev.tether.sessions, dev.tether.store, dev.tether.store.sqlite;
+  exports dev.tether.api.internal to
+      dev.tether.images, dev.tether.sessions, dev.tether.store, dev.tether.store.sqlite, dev.tether.coven;
 }

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code tether} command: one executable jar with the subcommands {@code serve},
- * {@code agent}, {@code mcp}, {@code validate} and {@code convert}.
+ * {@code agent}, {@code mcp}, {@code validate}, {@code convert} and {@code coven}.
  *
  * <p>Command-line parsing is picocli: a single 400 KB jar with no dependencies that gives every
  * subcommand a consistent {@code --help}, typed options and usage errors on stderr, which plain
@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       ValidateCommand.class,
       ConvertCommand.class,
       TelegramCommand.class,
+      CovenCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -67,7 +68,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate or convert");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert or coven");
   }
 
   /** The project version, from {@code version.properties} that the build filters. */

@@ -1,0 +1,213 @@
+package dev.tether.cli;
+
+import dev.tether.coven.CovenAgent;
+import dev.tether.coven.CovenCredentials;
+import dev.tether.coven.CovenListener;
+import dev.tether.coven.CovenTermination;
+import dev.tether.coven.CovenWelcome;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code tether coven}: serves the agent of a running {@code tether serve} instance to a coven
+ * gateway ({@code coven.CovenControl/AgentStream}), through the host's HTTP API
+ * ({@link RemoteTetherClient}). Progress goes to stderr, one line per event. Secrets come from
+ * files only. Exit status: 0 after the gateway's Shutdown or SIGTERM, 1 for a setup error, 3 when
+ * the gateway rejects the registration, 4 when it refuses the credentials.
+ */
+@Command(name = "coven", mixinStandardHelpOptions = true,
+    description = {"Connect a tether agent to a coven gateway: messages and images from coven chats reach the agent,",
+        "its answers (text and images) go back. Start the host and its agent first: tether serve --with-agent"},
+    exitCodeListHeading = "Exit status:%n",
+    exitCodeList = {"0:the gateway sent Shutdown, or the command was stopped", "1:a setup error",
+        "3:the gateway rejected the registration (RegistrationError)", "4:the gateway refused the credentials"})
+final class CovenCommand implements Callable<Integer> {
+  static final int REJECTED = 3;
+  static final int REFUSED = 4;
+
+  @Option(names = "--gateway", required = true, paramLabel = "HOST:PORT", description = "The coven gateway's gRPC address; HOST alone means port 50051.")
+  String gateway;
+
+  @ArgGroup(exclusive = true)
+  Transport transport = new Transport();
+
+  static final class Transport {
+    @Option(names = "--plaintext", description = "No TLS (a gateway on localhost or a trusted network).")
+    boolean plaintext;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE", description = "TLS, trusting the CA certificates in this PEM file. Default: TLS with the system's CAs.")
+    Path caFile;
+  }
+
+  @ArgGroup(exclusive = true)
+  Auth auth = new Auth();
+
+  static final class Auth {
+    @Option(names = "--token-file", paramLabel = "FILE", description = "The gateway's bearer token, read from this file.")
+    Path tokenFile;
+
+    @Option(names = "--ssh-key", paramLabel = "FILE", description = "An OpenSSH private key (ssh-keygen -t ed25519, no passphrase) the gateway knows.")
+    Path sshKey;
+  }
+
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      description = "The tether host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
+  String host;
+
+  @Option(names = "--host-token-file", paramLabel = "FILE", description = "Bearer token for a TCP tether host (default ~/.tether/token).")
+  Path hostTokenFile;
+
+  @Option(names = "--instance", paramLabel = "NAME", defaultValue = "default", description = "The tether instance whose agent to serve. Default: ${DEFAULT-VALUE}.")
+  String instance;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "The agent's name in coven. Default: tether-INSTANCE.")
+  String name;
+
+  @Option(names = "--agent-id-file", paramLabel = "FILE",
+      description = "Keeps the agent's stable id; created with a new UUID when missing. Default: ~/.tether/coven-agent-id-INSTANCE.")
+  Path agentIdFile;
+
+  @Option(names = "--workspace", paramLabel = "TAG", description = "A workspace tag for the gateway (repeatable).")
+  List<String> workspaces = List.of();
+
+  @Override
+  public Integer call() throws Exception {
+    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
+    String hostToken = Connections.token(address, hostTokenFile);
+    CovenCredentials credentials;
+    String agentId;
+    try {
+      credentials = auth.tokenFile != null ? CovenCredentials.bearerTokenFile(auth.tokenFile)
+          : auth.sshKey != null ? CovenCredentials.sshKey(auth.sshKey)
+          : CovenCredentials.none();
+      agentId = agentId(agentIdFile != null ? agentIdFile : Path.of(Address.home(), ".tether", "coven-agent-id-" + instance));
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("tether coven: " + e.getMessage());
+      return 1;
+    }
+    try (TetherHttpClient http = new TetherHttpClient(address, hostToken);
+        RemoteTetherClient client = new RemoteTetherClient(http)) {
+      String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
+      CovenAgent.Builder builder = CovenAgent.builder()
+          .gateway(target)
+          .credentials(credentials)
+          .agentId(agentId)
+          .name(name != null ? name : "tether-" + instance)
+          .workspaces(workspaces)
+          .tether(client, instance)
+          .listener(new Log());
+      if (transport.plaintext) {
+        builder.plaintext();
+      } else if (transport.caFile != null) {
+        builder.tls(transport.caFile);
+      }
+      CovenAgent agent = builder.build();
+      CountDownLatch exited = new CountDownLatch(1);
+      Thread hook = new Thread(() -> {
+        agent.close();
+        try {
+          exited.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "tether-coven-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      System.err.println("tether coven: bridging instance " + instance + " on " + address + " to " + target
+          + " as " + agentId + " (" + credentials + ")");
+      CovenTermination end;
+      try {
+        end = agent.start().get();
+      } finally {
+        exited.countDown();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // already shutting down
+      }
+      return switch (end.reason()) {
+        case SHUTDOWN, CLOSED -> 0;
+        case REGISTRATION_REJECTED -> REJECTED;
+        case REFUSED -> REFUSED;
+      };
+    }
+  }
+
+  /** The id in {@code file}, or a new UUID written there (owner-only) when it does not exist. */
+  static String agentId(Path file) throws IOException {
+    if (Files.exists(file)) {
+      String id = Files.readString(file, StandardCharsets.UTF_8).strip();
+      if (id.isEmpty() || id.contains("\n")) {
+        throw new IllegalArgumentException(file + " must hold one agent id");
+      }
+      return id;
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    String id = UUID.randomUUID().toString();
+    Files.writeString(file, id + "\n", StandardCharsets.UTF_8);
+    return id;
+  }
+
+  /** One stderr line per event. */
+  private static final class Log implements CovenListener {
+    @Override
+    public void onConnecting(String target, int attempt) {
+      System.err.println("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+    }
+
+    @Override
+    public void onRegistered(CovenWelcome w) {
+      System.err.println("tether coven: registered as " + w.agentId() + " with gateway " + w.serverId()
+          + " (instance " + w.instanceId() + ")");
+    }
+
+    @Override
+    public void onDisconnected(String reason, Duration retryIn) {
+      System.err.println(String.format(Locale.ROOT, "tether coven: disconnected (%s); reconnecting in %.1f s", reason,
+          retryIn.toMillis() / 1000.0));
+    }
+
+    @Override
+    public void onRequest(String requestId, String threadId, int attachments) {
+      System.err.println("tether coven: request " + requestId + " in thread " + threadId
+          + (attachments == 0 ? "" : " with " + attachments + " attachment" + (attachments == 1 ? "" : "s")));
+    }
+
+    @Override
+    public void onRequestEnded(String requestId, String outcome) {
+      System.err.println("tether coven: request " + requestId + " " + outcome);
+    }
+
+    @Override
+    public void onWarning(String message) {
+      System.err.println("tether coven: " + message);
+    }
+
+    @Override
+    public void onTerminated(CovenTermination t) {
+      String what = switch (t.reason()) {
+        case SHUTDOWN -> "the gateway asked the agent to leave: " + t.detail();
+        case CLOSED -> "stopped";
+        case REGISTRATION_REJECTED -> "the gateway rejected the registration: " + t.detail();
+        case REFUSED -> "the gateway refused the connection: " + t.detail();
+      };
+      System.err.println("tether coven: " + what);
+    }
+  }
+}
