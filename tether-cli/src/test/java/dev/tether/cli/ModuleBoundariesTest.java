@@ -37,6 +37,9 @@ class ModuleBoundariesTest {
         requires dev.tether.sessions;
         requires dev.tether.media;
         requires dev.tether.llm;
+        requires dev.tether.store;
+        requires dev.tether.store.sqlite;
+        requires dev.tether.telegram;
       }
       """;
 
@@ -52,9 +55,13 @@ class ModuleBoundariesTest {
         import dev.tether.llm.LlmRequest;
         import dev.tether.media.MediaRegistry;
         import dev.tether.sessions.BlobKey;
+        import dev.tether.store.MemoryTetherStore;
+        import dev.tether.store.sqlite.DurableTetherStore;
+        import dev.tether.telegram.TelegramBridge;
         public class Use {
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
-              MediaRegistry.class, BlobKey.class};
+              MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
+              TelegramBridge.class};
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -65,7 +72,9 @@ class ModuleBoundariesTest {
       "dev.tether.api.internal.ApiInternals",
       "dev.tether.images.internal.Signatures",
       "dev.tether.sessions.internal.AtomicFiles",
-      "dev.tether.media.internal.MediaText"})
+      "dev.tether.media.internal.MediaText",
+      "dev.tether.store.internal.StoreInternals",
+      "dev.tether.telegram.internal.BotApi"})
   void consumerModule_cannotImportNonExportedPackage(String internalClass) throws IOException {
     List<Diagnostic<? extends JavaFileObject>> errors = compile("""
         package consumer;
@@ -102,13 +111,15 @@ class ModuleBoundariesTest {
     List<String> entries = new ArrayList<>();
     for (Class<?> inModule : List.of(dev.tether.api.Frame.class, dev.tether.images.FrameValidator.class,
         dev.tether.client.TetherClient.class, dev.tether.sessions.BlobKey.class,
-        dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class)) {
+        dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
+        dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class)) {
       entries.add(location(inModule));
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String name = Path.of(entry).getFileName().toString();
       if (name.startsWith("jackson-core") || name.startsWith("jackson-databind")
-          || name.startsWith("jackson-annotations") || name.startsWith("caffeine")) {
+          || name.startsWith("jackson-annotations") || name.startsWith("caffeine")
+          || name.startsWith("sqlite-jdbc")) {
         entries.add(entry);
       }
     }
