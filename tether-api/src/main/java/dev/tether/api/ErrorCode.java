@@ -14,73 +14,73 @@ public enum ErrorCode {
   // Frames and images on the wire.
 
   /** Not JSON, not an object, a required field missing or of the wrong type. */
-  MALFORMED_FRAME(400),
+  MALFORMED_FRAME(Kind.WIRE, 400),
   /** {@code v} is a number other than 1, the only protocol version there is. */
-  UNSUPPORTED_VERSION(400),
+  UNSUPPORTED_VERSION(Kind.WIRE, 400),
   /** The encoded frame is larger than {@link Limits#maxFrameBytes()}. */
-  FRAME_TOO_LARGE(413),
+  FRAME_TOO_LARGE(Kind.WIRE, 413),
   /** One image decodes to more than {@link Limits#maxImageBytes()}. */
-  IMAGE_TOO_LARGE(413),
+  IMAGE_TOO_LARGE(Kind.WIRE, 413),
   /** The images of one frame decode to more than {@link Limits#maxFrameImageBytes()} together. */
-  FRAME_IMAGES_TOO_LARGE(413),
+  FRAME_IMAGES_TOO_LARGE(Kind.WIRE, 413),
   /** More images than {@link Limits#maxImagesPerMessage()}. */
-  TOO_MANY_IMAGES(400),
+  TOO_MANY_IMAGES(Kind.WIRE, 400),
   /** A {@code media_type} other than image/png, image/jpeg, image/gif or image/webp. */
-  UNSUPPORTED_MEDIA_TYPE(400),
+  UNSUPPORTED_MEDIA_TYPE(Kind.WIRE, 400),
   /** The declared {@code media_type} does not match the image's signature bytes. */
-  MEDIA_TYPE_MISMATCH(400),
+  MEDIA_TYPE_MISMATCH(Kind.WIRE, 400),
   /** {@code data} is not standard base64 (RFC 4648 alphabet, optional padding, no whitespace). */
-  INVALID_BASE64(400),
+  INVALID_BASE64(Kind.WIRE, 400),
   /** {@code data} starts with a {@code data:} URI prefix, which the wire does not allow. */
-  DATA_URI_NOT_ALLOWED(400),
+  DATA_URI_NOT_ALLOWED(Kind.WIRE, 400),
   /** Images on a frame type that cannot carry them, such as {@code assistant.delta}. */
-  IMAGES_NOT_ALLOWED(400),
+  IMAGES_NOT_ALLOWED(Kind.WIRE, 400),
 
   // Requests to a host (HTTP API, MCP tools).
 
   /** An argument or query parameter is missing, unknown, of the wrong type or out of range. */
-  INVALID_ARGUMENT(400),
+  INVALID_ARGUMENT(Kind.REQUEST, 400),
   /** The HTTP request itself is malformed (bad URI encoding, bad chunking, bad headers). */
-  BAD_REQUEST(400),
+  BAD_REQUEST(Kind.REQUEST, 400),
   /** Missing or wrong credentials. */
-  UNAUTHORIZED(401),
+  UNAUTHORIZED(Kind.REQUEST, 401),
   /** No such endpoint or resource. */
-  NOT_FOUND(404),
+  NOT_FOUND(Kind.REQUEST, 404),
   /** The host does not know the instance. */
-  INSTANCE_NOT_FOUND(404),
+  INSTANCE_NOT_FOUND(Kind.REQUEST, 404),
   /** The endpoint does not take this HTTP method. */
-  METHOD_NOT_ALLOWED(405),
+  METHOD_NOT_ALLOWED(Kind.REQUEST, 405),
   /** The request URI is longer than the server reads. */
-  URI_TOO_LONG(414),
+  URI_TOO_LONG(Kind.REQUEST, 414),
   /** A {@code Content-Encoding} the server does not implement (only identity is). */
-  UNSUPPORTED_CONTENT_ENCODING(415),
+  UNSUPPORTED_CONTENT_ENCODING(Kind.REQUEST, 415),
   /** The request headers are larger than the server reads. */
-  HEADERS_TOO_LARGE(431),
+  HEADERS_TOO_LARGE(Kind.REQUEST, 431),
   /** A {@code Transfer-Encoding} or feature the server does not implement. */
-  NOT_IMPLEMENTED(501),
+  NOT_IMPLEMENTED(Kind.REQUEST, 501),
 
   // Lazy media and attachments.
 
   /** No media reference with that id was ever registered (or it was evicted to respect the size bound). */
-  UNKNOWN_REF(404),
+  UNKNOWN_REF(Kind.MEDIA, 404),
   /** The media reference existed but its time to live has passed. */
-  EXPIRED_REF(410),
+  EXPIRED_REF(Kind.MEDIA, 410),
   /** No downloader is configured for the media reference's channel. */
-  NO_DOWNLOADER(501),
+  NO_DOWNLOADER(Kind.MEDIA, 501),
   /** The download is larger than the configured maximum. */
-  DOWNLOAD_TOO_LARGE(413),
+  DOWNLOAD_TOO_LARGE(Kind.MEDIA, 413),
   /** No attachment has that file name. */
-  UNKNOWN_ATTACHMENT(404),
+  UNKNOWN_ATTACHMENT(Kind.MEDIA, 404),
   /** An upload is larger than the configured maximum. */
-  UPLOAD_TOO_LARGE(413),
+  UPLOAD_TOO_LARGE(Kind.MEDIA, 413),
   /** An upload is malformed: bad base64, a missing name, an unusable MIME type. */
-  INVALID_UPLOAD(400),
+  INVALID_UPLOAD(Kind.MEDIA, 400),
   /** {@code read_attachment} on a file that is not text. */
-  BINARY_ATTACHMENT(415),
+  BINARY_ATTACHMENT(Kind.MEDIA, 415),
   /** {@code view_attachment} on a file whose MIME type is not an image type a model can view. */
-  NOT_AN_IMAGE(415),
+  NOT_AN_IMAGE(Kind.MEDIA, 415),
   /** {@code view_attachment} for a target model that cannot see images. */
-  VISION_UNSUPPORTED(400),
+  VISION_UNSUPPORTED(Kind.MEDIA, 400),
 
   // The host's own state.
 
@@ -88,26 +88,45 @@ public enum ErrorCode {
    * The store's byte budget across all instances is used up and evicting older frames of other
    * instances did not make room; retry later or remove instances.
    */
-  STORE_FULL(507, true),
+  STORE_FULL(Kind.HOST, 507, true),
   /** The store already holds its maximum number of instances; remove one first. */
-  TOO_MANY_INSTANCES(503, true),
+  TOO_MANY_INSTANCES(Kind.HOST, 503, true),
   /** The host, a download or a resource is unavailable for now; trying again later may work. */
-  UNAVAILABLE(503, true),
+  UNAVAILABLE(Kind.HOST, 503, true),
   /** The host is shutting down; try again once it is back. */
-  SHUTTING_DOWN(503, true),
+  SHUTTING_DOWN(Kind.HOST, 503, true),
   /** A failure on the answering side; the message says what failed. */
-  INTERNAL(500, true);
+  INTERNAL(Kind.HOST, 500, true);
 
+  /** What a code is about. */
+  public enum Kind {
+    /** A frame or image on the wire breaks a rule of the protocol. */
+    WIRE,
+    /** A request to a host is malformed, unauthorised or names something that does not exist. */
+    REQUEST,
+    /** A lazy media or attachment request cannot be served. */
+    MEDIA,
+    /** The host's own state: out of room, unavailable, shutting down, failing. */
+    HOST
+  }
+
+  private final Kind kind;
   private final int httpStatus;
   private final boolean retryable;
 
-  ErrorCode(int httpStatus) {
-    this(httpStatus, false);
+  ErrorCode(Kind kind, int httpStatus) {
+    this(kind, httpStatus, false);
   }
 
-  ErrorCode(int httpStatus, boolean retryable) {
+  ErrorCode(Kind kind, int httpStatus, boolean retryable) {
+    this.kind = kind;
     this.httpStatus = httpStatus;
     this.retryable = retryable;
+  }
+
+  /** What this code is about. */
+  public Kind kind() {
+    return kind;
   }
 
   /** The HTTP status of an error body carrying this code. */

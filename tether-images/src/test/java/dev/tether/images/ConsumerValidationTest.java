@@ -131,7 +131,14 @@ class ConsumerValidationTest {
     // The version is an envelope rule, which payload entry points never see: it has its own test.
     Set<ErrorCode> covered = EnumSet.noneOf(ErrorCode.class);
     cases().forEach(c -> covered.add(c.code));
-    assertEquals(EnumSet.complementOf(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION)), covered);
+    Set<ErrorCode> wire = EnumSet.noneOf(ErrorCode.class);
+    for (ErrorCode code : ErrorCode.values()) {
+      if (code.kind() == ErrorCode.Kind.WIRE) {
+        wire.add(code);
+      }
+    }
+    wire.removeAll(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION));
+    assertEquals(wire, covered);
   }
 
   /** The byte entry points and the codec behind VALIDATE_FRAME: every one that sees the envelope. */

@@ -171,8 +171,14 @@ class ProducerValidationTest {
     mediaTypeOf_rejectsUnsupportedTypes();
     // FRAME_TOO_LARGE, UNSUPPORTED_VERSION and IMAGES_NOT_ALLOWED concern wire frames, which
     // producers do not parse.
-    assertEquals(EnumSet.complementOf(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION,
-        ErrorCode.IMAGES_NOT_ALLOWED)), PRODUCED);
+    Set<ErrorCode> wire = EnumSet.noneOf(ErrorCode.class);
+    for (ErrorCode code : ErrorCode.values()) {
+      if (code.kind() == ErrorCode.Kind.WIRE) {
+        wire.add(code);
+      }
+    }
+    wire.removeAll(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION, ErrorCode.IMAGES_NOT_ALLOWED));
+    assertEquals(wire, PRODUCED);
   }
 
   @ParameterizedTest
