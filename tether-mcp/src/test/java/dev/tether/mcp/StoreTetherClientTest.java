@@ -80,7 +80,14 @@ class StoreTetherClientTest {
 
     store.append(VM, Frames.hostUserMessage("s", "another question", List.of()));
     assertFalse(poll.isDone(), "a user.message on the session is not an answer");
+    // The store completes the first wait on its executor; the read then waits again from after
+    // the user.message. Bounded: 10 s.
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store.pendingWaits(VM) != 1 && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
     assertEquals(1, store.pendingWaits(VM), "the wait goes on from after the user.message");
+    assertFalse(poll.isDone(), "still no answer");
 
     long seq = store.append(VM, Frames.assistantDone(SESSION, "m", "answer", List.of()));
     ReadResult result = poll.get(10, TimeUnit.SECONDS);
