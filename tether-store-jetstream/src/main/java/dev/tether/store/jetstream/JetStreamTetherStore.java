@@ -483,15 +483,11 @@ public final class JetStreamTetherStore implements TetherStore {
         }
         info = admin.create(instance);
       }
-      SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0);
-      slot.mirror = InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);
+      // Creating the consumer can time out while a stream leader is elected (a node just died):
+      // retried like the stream lookups, each attempt with a fresh index.
+      StreamInfo found = info;
+      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found));
       return slot.mirror;
-    } catch (IOException | JetStreamApiException e) {
-      throw unavailable(instance, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw unavailable(instance, e);
     } catch (StoreUnavailableException | IllegalStateException e) {
       throw e;
     } catch (Exception e) {
@@ -779,4 +775,23 @@ public final class JetStreamTetherStore implements TetherStore {
   String origin() {
     return origin;
   }
+
+  private InstanceMirror startMirror(String instance, StreamInfo info) throws IOException, JetStreamApiException {
+    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0);
+    try {
+      return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
+          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      index.end("could not be mirrored");
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      index.end("could not be mirrored");
+      throw new IOException("interrupted while mirroring instance " + instance, e);
+    } catch (Exception e) {
+      index.end("could not be mirrored");
+      throw new IOException(e);
+    }
+  }
+
 }

@@ -98,6 +98,29 @@ public final class StreamAdmin {
     }
   }
 
+  /** A JetStream call that may fail while a stream leader is elected or a server reconnects. */
+  @FunctionalInterface
+  public interface Call<T> {
+    T call() throws IOException, JetStreamApiException;
+  }
+
+  /**
+   * Runs {@code call}, retrying its IO and JetStream API failures with the same short, growing
+   * pauses as the stream lookups until the store's timeout, then fails with
+   * {@link StoreUnavailableException}. For calls that are safe to repeat, such as creating an
+   * ordered consumer (a failed attempt leaves no subscription behind).
+   */
+  public <T> T retrying(String instance, Call<T> call) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return call.call();
+      } catch (JetStreamApiException | IOException e) {
+        pauseOrGiveUp(instance, e, deadline, attempt);
+      }
+    }
+  }
+
   private void pauseOrGiveUp(String instance, Exception e, long deadline, int attempt) {
     long pauseMillis = Math.min(500, 50L << Math.min(attempt, 4));
     if (closed.getAsBoolean() || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis) - deadline > 0) {
