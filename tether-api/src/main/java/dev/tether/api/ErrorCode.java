@@ -36,5 +36,16 @@ public enum ErrorCode {
    */
   STORE_FULL,
   /** The store already holds its maximum number of instances; remove one first (HTTP 503). */
-  TOO_MANY_INSTANCES
+  TOO_MANY_INSTANCES,
+  /** The instance is not registered on this server (HTTP 404). */
+  INSTANCE_NOT_FOUND,
+  /**
+   * An image's {@code blob} is not a blob key for its media type, declares another size than the
+   * blob has, or names something that is not a plain file (a symbolic link, say).
+   */
+  INVALID_BLOB_REF,
+  /** An image's {@code blob} names a blob that is not in the instance's blob store (HTTP 404). */
+  BLOB_NOT_FOUND,
+  /** A blob's bytes do not hash to its key. */
+  BLOB_CORRUPTED
 }

@@ -25,6 +25,7 @@ final class ErrorBody {
   static final String UNSUPPORTED_CONTENT_ENCODING = "UNSUPPORTED_CONTENT_ENCODING";
   static final String NOT_IMPLEMENTED = "NOT_IMPLEMENTED";
   static final String UNAVAILABLE = "UNAVAILABLE";
+  static final String CONFLICT = "CONFLICT";
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -39,6 +40,7 @@ final class ErrorBody {
       case FRAME_TOO_LARGE, IMAGE_TOO_LARGE, FRAME_IMAGES_TOO_LARGE -> 413;
       case STORE_FULL -> 507;
       case TOO_MANY_INSTANCES -> 503;
+      case INSTANCE_NOT_FOUND, BLOB_NOT_FOUND -> 404;
       default -> 400;
     };
   }
@@ -52,6 +54,7 @@ final class ErrorBody {
       case 401 -> UNAUTHORIZED;
       case 404 -> NOT_FOUND;
       case 405 -> METHOD_NOT_ALLOWED;
+      case 409 -> CONFLICT;
       case 413 -> ErrorCode.FRAME_TOO_LARGE.name();
       case 414 -> URI_TOO_LONG;
       case 415 -> UNSUPPORTED_CONTENT_ENCODING;

@@ -66,6 +66,9 @@ final class HttpTetherClient implements TetherClient {
   static Throwable translate(Throwable t, String instance) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     if (cause instanceof TetherHttpClient.HttpError e) {
+      if (ErrorCode.INSTANCE_NOT_FOUND.name().equals(e.code)) {
+        return new UnknownInstanceException(instance); // the MCP tools' own error for it
+      }
       for (ErrorCode code : ErrorCode.values()) {
         if (code.name().equals(e.code)) {
           return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);

@@ -170,9 +170,10 @@ class ProducerValidationTest {
     validateImages_checksCountEachImageAndTheTotal();
     mediaTypeOf_rejectsUnsupportedTypes();
     // FRAME_TOO_LARGE, UNSUPPORTED_VERSION and IMAGES_NOT_ALLOWED concern wire frames, which
-    // producers do not parse.
+    // producers do not parse; the store, instance and blob-ref codes concern hosts and blob stores.
     assertEquals(EnumSet.complementOf(EnumSet.of(ErrorCode.FRAME_TOO_LARGE, ErrorCode.UNSUPPORTED_VERSION,
-        ErrorCode.IMAGES_NOT_ALLOWED)), PRODUCED);
+        ErrorCode.IMAGES_NOT_ALLOWED, ErrorCode.STORE_FULL, ErrorCode.TOO_MANY_INSTANCES, ErrorCode.INSTANCE_NOT_FOUND,
+        ErrorCode.INVALID_BLOB_REF, ErrorCode.BLOB_NOT_FOUND, ErrorCode.BLOB_CORRUPTED)), PRODUCED);
   }
 
   @ParameterizedTest
