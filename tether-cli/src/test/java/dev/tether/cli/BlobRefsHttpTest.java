@@ -134,6 +134,22 @@ class BlobRefsHttpTest {
   }
 
   @Test
+  void stream_asStoredByDefault_inlineOnRequest() throws Exception {
+    byte[] png = Fixtures.picture("png", 6, 4);
+    String key = upload(png).get("blob").asText();
+    assertEquals(202, http.post("/v1/instances/default/tether", Fixtures.utf8(frameWithRef("image/png", key, png.length))).status());
+    try (var lines = new StreamReader(address, "/v1/instances/default/tether/stream?after_seq=0")) {
+      assertEquals(key, lines.nextFrame().at("/payload/images/0/blob").asText(), "the reference gateway reads refs itself");
+    }
+    try (var lines = new StreamReader(address, "/v1/instances/default/tether/stream?after_seq=0&images=inline")) {
+      JsonNode image = lines.nextFrame().at("/payload/images/0");
+      assertEquals(java.util.Base64.getEncoder().encodeToString(png), image.get("data").asText());
+      assertTrue(image.get("blob") == null);
+    }
+    assertEquals(400, http.get("/v1/instances/default/tether/stream?images=thumbnails").status());
+  }
+
+  @Test
   void ingress_hostileRefs_refusedWithStableCodes_andNothingStored() throws Exception {
     byte[] png = Fixtures.picture("png", 6, 4);
     String key = upload(png).get("blob").asText();
