@@ -99,5 +99,12 @@ class BlobImagesAgentTest {
     assertEquals(1, payload.images().size());
     assertEquals(MediaType.PNG, payload.images().get(0).mediaType());
     assertEquals(chart.substring(0, 64), BlobFiles.sha256Hex(java.util.Base64.getDecoder().decode(payload.images().get(0).data())));
+
+    // tether mcp's tether_read: the chart becomes an MCP image item although the ring holds a ref.
+    dev.tether.mcp.ReadResult read = new HttpTetherClient(hostClient).read("vm",
+        new dev.tether.mcp.ReadRequest("s", 0, 50, 0, List.of("assistant.done"), java.util.Optional.empty())).get(30, TimeUnit.SECONDS);
+    List<dev.tether.llm.McpContent> content = new dev.tether.llm.McpReadResult(read.frames(), read.nextSeq(), false).toContent();
+    assertTrue(content.stream().anyMatch(c -> c instanceof dev.tether.llm.McpContent.Image i && i.mimeType().equals("image/png")),
+        content.toString());
   }
 }
