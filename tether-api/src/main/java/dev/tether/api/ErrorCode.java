@@ -35,6 +35,15 @@ public enum ErrorCode {
   DATA_URI_NOT_ALLOWED(Kind.WIRE, 400),
   /** Images on a frame type that cannot carry them, such as {@code assistant.delta}. */
   IMAGES_NOT_ALLOWED(Kind.WIRE, 400),
+  /**
+   * An image's {@code blob} is not a blob key for its media type, declares another size than the
+   * blob has, or names something that is not a plain file (a symbolic link, say).
+   */
+  INVALID_BLOB_REF(Kind.WIRE, 400),
+  /** An image's {@code blob} names a blob that is not in the instance's blob store. */
+  BLOB_NOT_FOUND(Kind.WIRE, 404),
+  /** A blob's bytes do not hash to its key. */
+  BLOB_CORRUPTED(Kind.WIRE, 400),
 
   // Requests to a host (HTTP API, MCP tools).
 
@@ -48,6 +57,8 @@ public enum ErrorCode {
   NOT_FOUND(Kind.REQUEST, 404),
   /** The host does not know the instance. */
   INSTANCE_NOT_FOUND(Kind.REQUEST, 404),
+  /** The request conflicts with the host's state (an instance that already exists, say). */
+  CONFLICT(Kind.REQUEST, 409),
   /** The endpoint does not take this HTTP method. */
   METHOD_NOT_ALLOWED(Kind.REQUEST, 405),
   /** The request URI is longer than the server reads. */

@@ -141,8 +141,8 @@ final class PayloadJson {
       String declared = mediaType;
       MediaType type = MediaType.parse(declared).orElseThrow(() -> MediaType.unsupported(declared, index));
       if (data == null) {
-        throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index,
-            "image " + index + " has no data; inline base64 \"data\" is required (\"ref\" is reserved)");
+        throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index
+            + " has no inline \"data\" (\"ref\" is reserved; a \"blob\" ref is read after ImageRefs.inline resolves it)");
       }
       images.add(new Image(type, data));
     }

@@ -29,6 +29,10 @@ final class AgentCommand implements Callable<Integer> {
       description = "Answer messages after this seq; default: only messages sent after the agent starts.")
   long afterSeq;
 
+  @Option(names = "--images", paramLabel = "inline|blob", defaultValue = "inline",
+      description = "How the agent sends its images: inline base64, or blob refs uploaded to the host (POST .../blob). Default: ${DEFAULT-VALUE}.")
+  String images = "inline";
+
   @Option(names = "--model", paramLabel = "NAME", description = "The model name (default depends on the provider).")
   String model;
 
@@ -50,7 +54,10 @@ final class AgentCommand implements Callable<Integer> {
       java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
           java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     }
-    try (TetherHttpClient client = new TetherHttpClient(address, token);
+    if (!"inline".equals(images) && !"blob".equals(images)) {
+      throw new UsageException("--images must be inline or blob but was '" + images + "'");
+    }
+    try (TetherHttpClient client = new TetherHttpClient(address, token).blobImages("blob".equals(images));
         SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
       long start = afterSeq;
       if (start < 0) {

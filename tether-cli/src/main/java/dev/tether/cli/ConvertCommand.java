@@ -61,6 +61,10 @@ final class ConvertCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE|-", description = "The frame; - reads standard input.")
   String file;
 
+  @Option(names = "--workspace", paramLabel = "DIR",
+      description = "Resolve images that are blob refs from DIR/.aegis/blobs (an instance's workspace), checking each blob.")
+  java.nio.file.Path workspace;
+
   @Override
   public Integer call() throws IOException {
     Target target;
@@ -73,6 +77,13 @@ final class ConvertCommand implements Callable<Integer> {
     Frame frame;
     try (InputStream in = Inputs.open(file)) {
       frame = FrameValidator.standard().read(in);
+      if (dev.tether.api.ImageRefs.hasRefs(frame)) {
+        if (workspace == null) {
+          System.err.println("tether convert: the frame's images are blob refs; pass --workspace DIR (the instance's workspace) to read them");
+          return 2;
+        }
+        frame = dev.tether.api.ImageRefs.inline(frame, RefResolver.workspace(workspace, FrameValidator.standard().limits()));
+      }
     } catch (TetherException e) {
       System.err.println(Inputs.describe(e));
       return ValidateCommand.INVALID;

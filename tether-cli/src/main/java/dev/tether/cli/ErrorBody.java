@@ -26,6 +26,7 @@ final class ErrorBody {
       case 401 -> ErrorCode.UNAUTHORIZED;
       case 404 -> ErrorCode.NOT_FOUND;
       case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+      case 409 -> ErrorCode.CONFLICT;
       case 413 -> ErrorCode.FRAME_TOO_LARGE;
       case 414 -> ErrorCode.URI_TOO_LONG;
       case 415 -> ErrorCode.UNSUPPORTED_CONTENT_ENCODING;

@@ -40,13 +40,18 @@ final class FrameJson {
 
   /** NDJSON lines for a stream: one frame per line, then a gap line when frames were evicted. */
   static byte[] streamLines(QueryResult r) {
+    return streamLines(r, java.util.function.UnaryOperator.identity());
+  }
+
+  /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
+  static byte[] streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(r));
     try {
       if (r.gap()) {
         out.write(("{\"gap\":true,\"oldest_seq\":" + r.oldestSeq() + "}\n").getBytes(StandardCharsets.US_ASCII));
       }
       for (Frame f : r.frames()) {
-        FrameCodec.standard().write(f, out);
+        FrameCodec.standard().write(view.apply(f), out);
         out.write('\n');
       }
     } catch (IOException e) {

@@ -22,6 +22,11 @@ final class McpCommand implements Callable<Integer> {
   @Option(names = "--token-file", paramLabel = "FILE", description = "Bearer token for a TCP host (default ~/.tether/token).")
   Path tokenFile;
 
+  @Option(names = "--images", paramLabel = "inline|blob", defaultValue = "inline",
+      description = "How tether_send sends images: inline base64, or blob refs stored on the host first (POST .../blob)."
+          + " tether_read shows images either way. Default: ${DEFAULT-VALUE}.")
+  String images = "inline";
+
   @Override
   public Integer call() throws Exception {
     Address address;
@@ -33,7 +38,10 @@ final class McpCommand implements Callable<Integer> {
       return 2;
     }
     String token = Connections.token(address, tokenFile);
-    try (TetherHttpClient http = new TetherHttpClient(address, token)) {
+    if (!"inline".equals(images) && !"blob".equals(images)) {
+      throw new UsageException("--images must be inline or blob but was '" + images + "'");
+    }
+    try (TetherHttpClient http = new TetherHttpClient(address, token).blobImages("blob".equals(images))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
       TetherMcpServer tools = TetherMcpServer.builder(new HttpTetherClient(http)).build();
       StdioServer.run(tools);

@@ -36,12 +36,14 @@ final class NdjsonStream {
   private final BooleanSupplier shuttingDown;
   private final String instance;
   private final FrameQuery query;
+  private final java.util.function.UnaryOperator<dev.tether.api.Frame> view;
   private final Response response;
   private final Callback callback;
   private final AtomicReference<CompletableFuture<QueryResult>> current = new AtomicReference<>();
 
   NdjsonStream(TetherStore store, Executor executor, Set<CompletableFuture<QueryResult>> waits,
-      BooleanSupplier shuttingDown, String instance, FrameQuery query, Request request, Response response,
+      BooleanSupplier shuttingDown, String instance, FrameQuery query, java.util.function.UnaryOperator<dev.tether.api.Frame> view,
+      Request request, Response response,
       Callback callback) {
     this.store = store;
     this.executor = executor;
@@ -49,6 +51,7 @@ final class NdjsonStream {
     this.shuttingDown = shuttingDown;
     this.instance = instance;
     this.query = query;
+    this.view = view;
     this.response = response;
     this.callback = callback;
     request.addFailureListener(t -> {
@@ -82,7 +85,7 @@ final class NdjsonStream {
       }
       byte[] bytes;
       try {
-        bytes = result.frames().isEmpty() && !result.gap() ? HEARTBEAT : FrameJson.streamLines(result);
+        bytes = result.frames().isEmpty() && !result.gap() ? HEARTBEAT : FrameJson.streamLines(result, view);
       } catch (Throwable t) { // out of memory building the lines: end the stream, never leave it hanging
         callback.failed(t);
         return;

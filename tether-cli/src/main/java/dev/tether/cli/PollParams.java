@@ -45,7 +45,16 @@ record PollParams(FrameQuery query, long waitMs, boolean afterSeqGiven) {
     String limit = last(values, "limit");
     if (limit != null) {
       long l = parseLong("limit", limit);
-      q.limit((int) Math.max(1, Math.min(FrameQuery.MAX_LIMIT, l)));
+      // As the reference daemon: absent, 0 or negative means the default.
+      q.limit(l <= 0 ? FrameQuery.DEFAULT_LIMIT : (int) Math.min(FrameQuery.MAX_LIMIT, l));
+    }
+    String before = last(values, "before_seq");
+    if (before != null) {
+      long b = parseLong("before_seq", before);
+      if (b < 0) {
+        throw new IllegalArgumentException("before_seq must be >= 0 but was " + before);
+      }
+      q.beforeSeq(b);
     }
     String wait = last(values, "wait_ms");
     long waitMs = wait == null ? 0 : Math.max(0, Math.min(MAX_WAIT_MS, parseLong("wait_ms", wait)));

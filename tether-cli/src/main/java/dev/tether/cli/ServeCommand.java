@@ -46,6 +46,28 @@ final class ServeCommand implements Callable<Integer> {
           + " (what 'tether agent' does; its sessions go to ~/.tether/agent).")
   boolean withAgent;
 
+  @Option(names = "--instance", paramLabel = "NAME",
+      description = "An instance this server serves (repeatable). Default: 'default'. More can be added with PUT /v1/instances/{id}.")
+  java.util.List<String> instances;
+
+  @Option(names = "--auto-create",
+      description = "Register an unknown instance on first use instead of answering 404 INSTANCE_NOT_FOUND.")
+  boolean autoCreate;
+
+  @Option(names = "--workspaces", paramLabel = "DIR",
+      description = "Where instances get their default workspace (blobs in {workspace}/.aegis/blobs)."
+          + " Default: DATA-DIR/workspaces, else ~/.tether/workspaces.")
+  Path workspaces;
+
+  @Option(names = "--keep-deltas",
+      description = "Store assistant.delta and reasoning.delta frames like other frames. Default: transient"
+          + " (they reach waiting readers and a short live window, but never evict or count against stored frames).")
+  boolean keepDeltas;
+
+  @Option(names = "--images", paramLabel = "inline|blob", defaultValue = "inline",
+      description = "How the demo agent (--with-agent) sends its images: inline base64 or blob refs. Default: ${DEFAULT-VALUE}.")
+  String images;
+
   @Option(names = "--max-threads", paramLabel = "N", defaultValue = "32",
       description = "HTTP worker threads (long-polls hold none). Default: ${DEFAULT-VALUE}.")
   int maxThreads;
@@ -112,11 +134,16 @@ final class ServeCommand implements Callable<Integer> {
     }
     long heap = Runtime.getRuntime().maxMemory();
     MemoryBudget budget = memoryBudget(heap);
+    if (!"inline".equals(images) && !"blob".equals(images)) {
+      throw new UsageException("--images must be inline or blob but was '" + images + "'");
+    }
+    InstanceRegistry registry = openRegistry();
     TetherStore store = openStore(budget);
+    long agentStart = store.lastSeq("default");
     TetherServer server;
     try {
       server = TetherServer.start(address, store, dev.tether.images.FrameValidator.standard(), token, Math.max(8, maxThreads),
-          budget.ingressBytes());
+          budget.ingressBytes(), registry);
     } catch (IOException e) {
       store.close();
       System.err.println("tether serve: " + e.getMessage());
@@ -134,7 +161,7 @@ final class ServeCommand implements Callable<Integer> {
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     if (withAgent) {
-      startDemoAgent(server.boundAddress());
+      startDemoAgent(server.boundAddress(), agentStart);
     }
     stopped.await();
     return 0;
@@ -144,12 +171,15 @@ final class ServeCommand implements Callable<Integer> {
    * Runs {@code tether agent} against this server on a daemon thread, so that one command gives a
    * host with an agent to talk to. The agent talks HTTP to the server like any other client.
    */
-  private void startDemoAgent(Address bound) {
+  private void startDemoAgent(Address bound, long startSeq) {
     AgentCommand agent = new AgentCommand();
     agent.host = bound instanceof Address.Unix unix ? unix.toString() : "http://" + bound;
     agent.tokenFile = listen == null ? null : (tokenFile == null ? Tokens.defaultFile() : tokenFile);
     agent.instance = "default";
-    agent.afterSeq = -1;
+    // From the seq the store had before the listener opened, so a message sent before the agent
+    // finished starting is answered too.
+    agent.afterSeq = startSeq;
+    agent.images = images;
     Thread thread = new Thread(() -> {
       try {
         int status = agent.call();
@@ -195,6 +225,28 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  /** The registry: {@code --instance} names (default {@code default}), persisted in the data dir when there is one. */
+  private InstanceRegistry openRegistry() throws IOException {
+    Path root = workspaces != null ? workspaces
+        : dataDir != null ? dataDir.resolve("workspaces") : Path.of(Address.home(), ".tether", "workspaces");
+    if (dataDir != null && !Files.isDirectory(dataDir)) {
+      Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    InstanceRegistry registry = InstanceRegistry.open(root, dataDir == null ? null : dataDir.resolve("instances.json"), autoCreate);
+    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
+    if (withAgent && !names.contains("default")) {
+      names.add("default");
+    }
+    for (String name : names) {
+      try {
+        registry.put(InstanceRegistry.requireId(name), null);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--instance: " + e.getMessage());
+      }
+    }
+    return registry;
+  }
+
   private TetherStore openStore(MemoryBudget budget) throws IOException {
     if (nats != null) {
       JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats);
@@ -212,7 +264,8 @@ final class ServeCommand implements Callable<Integer> {
       }
       return b.connect();
     }
-    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes()).build();
+    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes())
+        .deltasInRing(keepDeltas).build();
     if (dataDir == null) {
       return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
           .maxInstances(budget.maxInstances()).build();

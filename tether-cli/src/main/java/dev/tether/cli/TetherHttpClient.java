@@ -76,6 +76,7 @@ final class TetherHttpClient implements AutoCloseable {
   private final Address address;
   private final String authorization;
   private final String base;
+  private volatile boolean blobImages;
 
   TetherHttpClient(Address address, String token) {
     this.address = Objects.requireNonNull(address, "address");
@@ -101,6 +102,85 @@ final class TetherHttpClient implements AutoCloseable {
     return address;
   }
 
+  /**
+   * How {@link #send(String, Frame)} sends images: false (the default) inline as they are; true
+   * as blob refs, each image first stored with {@link #putBlob} (the host's ring then holds a few
+   * hundred bytes per image instead of its base64). Polls always return images inline.
+   */
+  TetherHttpClient blobImages(boolean blobImages) {
+    this.blobImages = blobImages;
+    return this;
+  }
+
+  /** {@code POST /v1/instances/{id}/blob}: stores image bytes in the host's blob store; completes with the key. */
+  CompletableFuture<String> putBlob(String instance, byte[] bytes, dev.tether.api.MediaType type) {
+    Request r = request(HttpMethod.POST, instancePath(instance) + "/blob")
+        .body(new BytesRequestContent(type.mimeType(), bytes))
+        .timeout(60, TimeUnit.SECONDS);
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(n -> n.path("blob").asText());
+  }
+
+  /**
+   * {@code GET /v1/instances/{id}/blob/{key}}: a blob's bytes, checked against the key. A missing
+   * blob fails with {@link java.nio.file.NoSuchFileException}.
+   */
+  CompletableFuture<byte[]> blob(String instance, String key) {
+    Request r = request(HttpMethod.GET, instancePath(instance) + "/blob/" + URLEncoder.encode(key, StandardCharsets.UTF_8))
+        .timeout(60, TimeUnit.SECONDS);
+    return exchange(r, (int) Math.min(Integer.MAX_VALUE - 8, FrameCodec.standard().limits().maxImageBytes() + 1)).thenApply(response -> {
+      if (response.getStatus() == 404) {
+        throw new java.util.concurrent.CompletionException(new java.nio.file.NoSuchFileException(key));
+      }
+      requireSuccess(response);
+      byte[] bytes = response.getContent();
+      if (!key.startsWith(BlobFiles.sha256Hex(bytes))) {
+        throw new java.util.concurrent.CompletionException(new IOException("blob " + key + " arrived with other bytes"));
+      }
+      return bytes;
+    });
+  }
+
+  /** The frames of {@code page} with every blob ref made inline, fetching the blobs from the host. */
+  private CompletableFuture<Page> inlineRefs(String instance, Page page) {
+    java.util.Map<String, CompletableFuture<byte[]>> fetches = new java.util.LinkedHashMap<>();
+    for (Frame f : page.frames()) {
+      for (dev.tether.api.ImageRefs.Ref ref : refsOrNone(f)) {
+        fetches.computeIfAbsent(ref.key(), k -> blob(instance, k));
+      }
+    }
+    if (fetches.isEmpty()) {
+      return CompletableFuture.completedFuture(page);
+    }
+    return CompletableFuture.allOf(fetches.values().toArray(CompletableFuture[]::new)).handle((v, t) -> {
+      List<Frame> frames = new ArrayList<>(page.frames().size());
+      for (Frame f : page.frames()) {
+        try {
+          frames.add(dev.tether.api.ImageRefs.inline(f, ref -> {
+            try {
+              return fetches.get(ref.key()).join();
+            } catch (java.util.concurrent.CompletionException e) {
+              if (e.getCause() instanceof IOException io) {
+                throw io;
+              }
+              throw e;
+            }
+          }));
+        } catch (IOException | RuntimeException e) {
+          frames.add(f); // a blob gone since: the reader gets the ref, which it can report
+        }
+      }
+      return new Page(frames, page.nextSeq(), page.timedOut(), page.gap(), page.oldestSeq());
+    });
+  }
+
+  private static List<dev.tether.api.ImageRefs.Ref> refsOrNone(Frame f) {
+    try {
+      return dev.tether.api.ImageRefs.refs(f);
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+  }
+
   /** POSTs one frame's wire bytes to {@code instance}. */
   CompletableFuture<Accepted> send(String instance, byte[] frameJson) {
     Request r = request(HttpMethod.POST, path(instance, ""))
@@ -110,9 +190,50 @@ final class TetherHttpClient implements AutoCloseable {
         node.path("msg_id").asText(), node.path("session_id").asText(), node.path("ingress_seq").asLong()));
   }
 
-  /** POSTs {@code frame}. */
+  /** POSTs {@code frame}, its images as blob refs when {@link #blobImages(boolean)} is set. */
   CompletableFuture<Accepted> send(String instance, Frame frame) {
-    return send(instance, FrameCodec.standard().write(frame));
+    if (!blobImages || refsOrNone(frame).size() == imageCount(frame)) {
+      return send(instance, FrameCodec.standard().write(frame));
+    }
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return dev.tether.api.ImageRefs.toRefs(frame, (bytes, type) -> {
+          try {
+            return putBlob(instance, bytes, type).get(60, TimeUnit.SECONDS);
+          } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+          } catch (java.util.concurrent.TimeoutException e) {
+            throw new IOException("the host did not store a blob within 60 s", e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted");
+          }
+        });
+      } catch (IOException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    }).thenCompose(f -> send(instance, FrameCodec.standard().write(f)));
+  }
+
+  private static int imageCount(Frame frame) {
+    try {
+      return imagesOf(frame.payloadView());
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private static int imagesOf(dev.tether.api.Payload p) {
+    if (p instanceof dev.tether.api.Payload.AssistantDone d) {
+      return d.images().size();
+    }
+    if (p instanceof dev.tether.api.Payload.UserMessage m) {
+      return m.images().size();
+    }
+    if (p instanceof dev.tether.api.Payload.AssistantMessage m) {
+      return m.images().size();
+    }
+    return 0;
   }
 
   /**
@@ -133,7 +254,8 @@ final class TetherHttpClient implements AutoCloseable {
     param(q, "reply_to_msg_id", replyToMsgId);
     Request r = request(HttpMethod.GET, path(instance, "/poll") + q).timeout(waitMs + 30_000, TimeUnit.MILLISECONDS);
     return exchange(r, maxPageBytes(limit, FrameCodec.standard().limits().maxFrameBytes()))
-        .thenApply(TetherHttpClient::page);
+        .thenApply(TetherHttpClient::page)
+        .thenCompose(p -> inlineRefs(instance, p));
   }
 
   /** {@code GET /v1/health}: the number of waits (long-polls and streams) the host holds. */
@@ -254,6 +376,10 @@ final class TetherHttpClient implements AutoCloseable {
               err.path("message").asText(), err.path("image_index").asInt(-1)));
     }
     return node;
+  }
+
+  private static String instancePath(String instance) {
+    return "/v1/instances/" + URLEncoder.encode(instance, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   private static String path(String instance, String suffix) {

@@ -43,12 +43,13 @@ final class TetherServer implements AutoCloseable {
   private final Server server;
   private final TetherHandler handler;
   private final TetherStore store;
+  private final InstanceRegistry registry;
   private final AbstractConnector connector;
   private final Address address;
   private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
   private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      long ingressBytes) {
+      long ingressBytes, InstanceRegistry registry) {
     this.address = address;
     this.store = store;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -79,7 +80,8 @@ final class TetherServer implements AutoCloseable {
     // Long-polls last up to 30 s; the idle timeout must not cut them.
     connector.setIdleTimeout(120_000);
     server.addConnector(connector);
-    this.handler = new TetherHandler(store, validator, token, ingressBytes);
+    this.registry = registry;
+    this.handler = new TetherHandler(store, registry, validator, token, ingressBytes);
     server.setHandler(new GracefulHandler(handler));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
@@ -100,13 +102,22 @@ final class TetherServer implements AutoCloseable {
   /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes());
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes(), InstanceRegistry.autoCreating());
   }
 
   /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, InstanceRegistry.autoCreating());
+  }
+
+  /**
+   * As above, serving the instances of {@code registry}: a route on an instance it does not know
+   * answers 404 INSTANCE_NOT_FOUND unless the registry auto-creates.
+   */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, InstanceRegistry registry) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry);
   }
 
   /** A quarter of the heap, at least 64 MiB (see {@link MemoryBudget}). */
@@ -129,11 +140,11 @@ final class TetherServer implements AutoCloseable {
    */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
-    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes());
+    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes(), InstanceRegistry.autoCreating());
   }
 
   private static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token,
-      int maxThreads, SocketPermissions permissions, long ingressBytes) throws IOException {
+      int maxThreads, SocketPermissions permissions, long ingressBytes, InstanceRegistry registry) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -142,7 +153,7 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes);
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes, registry);
     try {
       s.server.start();
     } catch (Exception e) {
@@ -175,6 +186,10 @@ final class TetherServer implements AutoCloseable {
 
   TetherHandler handler() {
     return handler;
+  }
+
+  InstanceRegistry registry() {
+    return registry;
   }
 
   TetherStore store() {

@@ -104,6 +104,22 @@ class CommandsTest {
   }
 
   @Test
+  void convert_blobRefs_areReadFromTheWorkspace_andRefusedWithoutIt() throws Exception {
+    byte[] png = Fixtures.picture("png", 6, 4);
+    Path ws = dir.resolve("ws");
+    String key = BlobFiles.sha256Hex(png) + ".png";
+    java.nio.file.Files.createDirectories(ws.resolve(".aegis/blobs"));
+    java.nio.file.Files.write(ws.resolve(".aegis/blobs").resolve(key), png);
+    Path f = file("ref.json", Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"s\"},"
+        + "\"payload\":{\"text\":\"what is it?\",\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + key + "\",\"size\":" + png.length + "}]}}"));
+    assertEquals(2, run("convert", "--to", "claude", f.toString()));
+    assertTrue(stderr().contains("--workspace"), stderr());
+    assertEquals(0, run("convert", "--to", "claude", "--workspace", ws.toString(), f.toString()), stderr());
+    JsonNode block = Json.MAPPER.readTree(out.toByteArray()).path("messages").path(0).path("content").path(0);
+    assertEquals(java.util.Base64.getEncoder().encodeToString(png), block.path("source").path("data").asText());
+  }
+
+  @Test
   void convert_eachProvider_printsItsImageBlock() throws Exception {
     Image png = Fixtures.png(6, 4);
     Path f = file("m.json", Fixtures.wire(Fixtures.userMessage("s", "what is it?", png)));

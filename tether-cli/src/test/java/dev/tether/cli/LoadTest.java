@@ -49,7 +49,7 @@ class LoadTest {
   @Test
   void thousandHeldLongPolls_whileTheAgentAnswers() throws Exception {
     Path socket = dir.resolve("t.sock");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", socket.toString());
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString());
         TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
       serve.awaitStderr("listening on", 60_000);
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE)) {

@@ -28,7 +28,7 @@ class McpE2eTest {
   @Test
   void sendThenReadInALoop_getsTheAnswerAndTheChartAsMcpImage() throws Exception {
     Path socket = dir.resolve("tether.sock");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", socket.toString())) {
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString())) {
       serve.awaitStderr("listening on", 60_000);
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", "vm")) {
         agent.awaitStderr("ready on", 60_000);

@@ -50,7 +50,7 @@ class MemoryBudgetLoadTest {
     Path socket = dir.resolve("t.sock");
     Address.Unix address = new Address.Unix(socket);
     try (ChildJvm serve = ChildJvm.startWith(dir, "serve", Map.of(), List.of("-Xmx" + HEAP_MIB + "m"),
-        "serve", "--socket", socket.toString());
+        "serve", "--auto-create", "--socket", socket.toString());
         RawHttp http = new RawHttp(address)) {
       serve.awaitStderr("listening on", 60_000);
       String limits = serve.awaitStderr("memory: .*", 1000).group();

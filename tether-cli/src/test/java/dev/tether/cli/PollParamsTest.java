@@ -68,10 +68,10 @@ class PollParamsTest {
   }
 
   @Test
-  void limit_isClampedTo1Through200_forEveryLong() {
+  void limit_zeroOrNegativeMeans50_andAtMost200_forEveryLong() {
     qt().withExamples(1000).forAll(longs().all()).checkAssert(l -> {
       PollParams p = poll(Map.of("limit", List.of(Long.toString(l))));
-      assertEquals(Math.max(1, Math.min(200, l)), p.query().limit());
+      assertEquals(l <= 0 ? 50 : Math.min(200, l), p.query().limit());
     });
   }
 

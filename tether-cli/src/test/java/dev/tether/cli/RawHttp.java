@@ -14,7 +14,11 @@ import org.eclipse.jetty.io.Transport;
 
 /** A plain HTTP client for tests that need status codes, headers and chunked bodies. */
 final class RawHttp implements AutoCloseable {
-  record Reply(int status, String body) {
+  record Reply(int status, String body, byte[] bytes, String contentType) {
+    Reply(int status, String body) {
+      this(status, body, body.getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+    }
+
     JsonNode json() throws IOException {
       return Json.MAPPER.readTree(body);
     }
@@ -86,7 +90,16 @@ final class RawHttp implements AutoCloseable {
   }
 
   private static Reply reply(ContentResponse r) {
-    return new Reply(r.getStatus(), r.getContentAsString());
+    return new Reply(r.getStatus(), r.getContentAsString(), r.getContent(), r.getMediaType());
+  }
+
+  /** Any method with an optional body of {@code contentType} (none when null). */
+  Reply send(String method, String path, String contentType, byte[] body) throws Exception {
+    Request r = request(path).method(method);
+    if (body != null && (body.length > 0 || contentType != null)) {
+      r.body(new BytesRequestContent(contentType == null ? "application/octet-stream" : contentType, body));
+    }
+    return reply(r.send());
   }
 
   @Override

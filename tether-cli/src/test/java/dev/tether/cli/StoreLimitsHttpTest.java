@@ -23,8 +23,8 @@ class StoreLimitsHttpTest {
     Address.Unix a = new Address.Unix(dir.resolve("t.sock"));
     MemoryTetherStore store = MemoryTetherStore.builder().maxInstances(2).build();
     try (TetherServer server = TetherServer.start(a, store, null, 8); RawHttp http = new RawHttp(a)) {
-      assertEquals(200, http.post("/v1/instances/a/tether", frame("x")).status());
-      assertEquals(200, http.post("/v1/instances/b/tether", frame("x")).status());
+      assertEquals(202, http.post("/v1/instances/a/tether", frame("x")).status());
+      assertEquals(202, http.post("/v1/instances/b/tether", frame("x")).status());
       RawHttp.Reply third = http.post("/v1/instances/c/tether", frame("x"));
       assertEquals(503, third.status(), third.body());
       assertEquals("TOO_MANY_INSTANCES", third.errorCode());
@@ -33,7 +33,7 @@ class StoreLimitsHttpTest {
       if (poll.status() == 503) {
         assertEquals("TOO_MANY_INSTANCES", poll.errorCode());
       }
-      assertEquals(200, http.post("/v1/instances/a/tether", frame("y")).status());
+      assertEquals(202, http.post("/v1/instances/a/tether", frame("y")).status());
     }
   }
 
@@ -46,7 +46,7 @@ class StoreLimitsHttpTest {
     String text = "a".repeat(3000);
     try (TetherServer server = TetherServer.start(a, store, FrameValidator.standard(), null, 8);
         RawHttp http = new RawHttp(a)) {
-      assertEquals(200, http.post("/v1/instances/a/tether", frame(text)).status());
+      assertEquals(202, http.post("/v1/instances/a/tether", frame(text)).status());
       RawHttp.Reply full = http.post("/v1/instances/b/tether", frame(text));
       assertEquals(507, full.status(), full.body());
       assertEquals("STORE_FULL", full.errorCode());
@@ -78,7 +78,7 @@ class StoreLimitsHttpTest {
         }
         Thread.sleep(50);
       }
-      assertEquals(200, ok.status(), "the budget is released when the cut-short body ends: " + ok.body());
+      assertEquals(202, ok.status(), "the budget is released when the cut-short body ends: " + ok.body());
     }
   }
 }

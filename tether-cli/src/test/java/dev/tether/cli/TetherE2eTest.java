@@ -34,7 +34,7 @@ class TetherE2eTest {
   @Test
   void imageIn_descriptionOut_andAChartRequestGetsAPngInAssistantDone() throws Exception {
     Path socket = dir.resolve("tether.sock");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", socket.toString())) {
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString())) {
       serve.awaitStderr("listening on", START_MS);
       Path agentDir = dir.resolve("agent-data");
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE,
@@ -75,7 +75,7 @@ class TetherE2eTest {
   @Test
   void oversizeUpload_413WithTheCode_andTheServerKeepsServing() throws Exception {
     Path socket = dir.resolve("tether.sock");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", socket.toString());
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString());
         RawHttp http = new RawHttp(new Address.Unix(socket))) {
       serve.awaitStderr("listening on", START_MS);
       String path = "/v1/instances/" + INSTANCE + "/tether";
@@ -91,7 +91,7 @@ class TetherE2eTest {
       assertEquals("FRAME_TOO_LARGE", chunked.errorCode());
 
       RawHttp.Reply ok = http.post(path, Fixtures.wire(Fixtures.userMessage("default", "small")));
-      assertEquals(200, ok.status(), ok.body());
+      assertEquals(202, ok.status(), ok.body());
       assertEquals(1, ok.json().get("ingress_seq").asLong(), "nothing of the refused uploads was stored");
       assertEquals(200, http.get("/v1/health").status());
     }
@@ -102,7 +102,7 @@ class TetherE2eTest {
     Path socket = dir.resolve("tether.sock");
     Path data = dir.resolve("data");
     List<String> msgIds = new ArrayList<>();
-    try (ChildJvm serve = ChildJvm.start(dir, "serve1", Map.of(), "serve", "--socket", socket.toString(), "--data-dir", data.toString());
+    try (ChildJvm serve = ChildJvm.start(dir, "serve1", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--data-dir", data.toString());
         TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       for (int i = 1; i <= 3; i++) {
@@ -113,7 +113,7 @@ class TetherE2eTest {
       assertEquals(143, serve.terminate(), "SIGTERM ends the JVM with 128+15 after the shutdown hook: " + serve.stderrText());
       assertTrue(serve.stderrText().contains("stopped (requests finished, store closed)"), serve.stderrText());
     }
-    try (ChildJvm serve = ChildJvm.start(dir, "serve2", Map.of(), "serve", "--socket", socket.toString(), "--data-dir", data.toString());
+    try (ChildJvm serve = ChildJvm.start(dir, "serve2", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--data-dir", data.toString());
         TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       var after = client.send(INSTANCE, Fixtures.userMessage("default", "after restart")).get(30, TimeUnit.SECONDS);
@@ -134,7 +134,7 @@ class TetherE2eTest {
   @Test
   void tcpOnLoopback_withTheTokenFile_servesTheAgentAndRefusesStrangers() throws Exception {
     Path token = dir.resolve("secret/token");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file", token.toString())) {
+    try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--listen", "127.0.0.1:0", "--token-file", token.toString())) {
       int port = Integer.parseInt(serve.awaitStderr("listening on 127\\.0\\.0\\.1:(\\d+)", START_MS).group(1));
       assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(token)));
       String host = "http://127.0.0.1:" + port;
@@ -155,7 +155,7 @@ class TetherE2eTest {
   @Test
   void serveWithAgent_isOneCommandThatAnswers() throws Exception {
     Path socket = dir.resolve("one.sock");
-    try (ChildJvm serve = ChildJvm.start(dir, "serve-with-agent", Map.of(), "serve", "--socket", socket.toString(), "--with-agent");
+    try (ChildJvm serve = ChildJvm.start(dir, "serve-with-agent", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--with-agent");
         TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       serve.awaitStderr("ready on", START_MS);

@@ -55,7 +55,7 @@ class TetherServerTest {
   void post_validFrame_returnsMsgIdSessionAndSeq() throws Exception {
     Frame f = Fixtures.userMessage("s1", "hello", Fixtures.png(4, 3));
     RawHttp.Reply r = http.post(BASE, Fixtures.wire(f));
-    assertEquals(200, r.status(), r.body());
+    assertEquals(202, r.status(), r.body());
     JsonNode n = r.json();
     assertEquals(f.msgId().orElseThrow(), n.get("msg_id").asText());
     assertEquals("s1", n.get("session_id").asText());
@@ -67,7 +67,7 @@ class TetherServerTest {
   @Test
   void post_frameWithoutMsgIdOrSession_getsHostIdAndDefaultSession() throws Exception {
     RawHttp.Reply r = http.post(BASE, Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"hi\"}}"));
-    assertEquals(200, r.status(), r.body());
+    assertEquals(202, r.status(), r.body());
     assertTrue(r.json().get("msg_id").asText().startsWith("host-"), r.body());
     assertEquals("default", r.json().get("session_id").asText());
     Frame stored = server.store().query("vm1", dev.tether.store.FrameQuery.all()).frames().get(0);
@@ -113,7 +113,7 @@ class TetherServerTest {
     byte[] body = new byte[SMALL_LIMIT];
     java.util.Arrays.fill(body, (byte) ' ');
     System.arraycopy(Fixtures.utf8(json), 0, body, 0, json.length());
-    assertEquals(200, http.post(BASE, body).status());
+    assertEquals(202, http.post(BASE, body).status());
   }
 
   @Test
@@ -123,7 +123,7 @@ class TetherServerTest {
     assertEquals(413, r.status(), r.body());
     assertEquals("FRAME_TOO_LARGE", r.errorCode());
     assertEquals(0, server.store().lastSeq("vm1"));
-    assertEquals(200, http.post(BASE, Fixtures.wire(Fixtures.userMessage("s", "still here"))).status());
+    assertEquals(202, http.post(BASE, Fixtures.wire(Fixtures.userMessage("s", "still here"))).status());
   }
 
   @Test
@@ -136,15 +136,16 @@ class TetherServerTest {
       assertTrue(e.getCause() instanceof IOException, e.toString());
     }
     assertEquals(0, server.store().lastSeq("vm1"));
-    assertEquals(200, http.post(BASE, Fixtures.wire(Fixtures.userMessage("s", "still here"))).status());
+    assertEquals(202, http.post(BASE, Fixtures.wire(Fixtures.userMessage("s", "still here"))).status());
   }
 
   @Test
-  void poll_defaultsToHostChannelAndDefaultSession() throws Exception {
+  void poll_withoutChannelOrSession_matchesAny_asTheReferenceDaemon() throws Exception {
     http.post(BASE, Fixtures.wire(Fixtures.userMessage("other", "no")));
     http.post(BASE, Fixtures.wire(Frames.userMessage(new SessionKey("telegram", "default"), "t-1", "no", List.of(), null)));
     http.post(BASE, Fixtures.wire(Fixtures.userMessage("default", "yes")));
-    JsonNode page = http.get(BASE + "/poll").json();
+    assertEquals(3, http.get(BASE + "/poll").json().get("frames").size(), "absent filters match any");
+    JsonNode page = http.get(BASE + "/poll?channel=host&session_id=default").json();
     assertEquals(1, page.get("frames").size(), page.toString());
     assertEquals("yes", page.get("frames").get(0).path("payload").path("text").asText());
     assertEquals(3, page.get("frames").get(0).get("seq").asLong());
@@ -162,7 +163,7 @@ class TetherServerTest {
     for (Frame f : List.of(Frames.presence(s, "m1", "thinking"), Frames.assistantDelta(s, "m1", "a"),
         Frames.assistantDelta(s, "m2", "b"), Frames.assistantDone(s, "m1", "ab", List.of()),
         Frames.assistantDone(s, "m2", "b", List.of()))) {
-      assertEquals(200, http.post(BASE, Fixtures.wire(f)).status());
+      assertEquals(202, http.post(BASE, Fixtures.wire(f)).status());
     }
     assertEquals(List.of(2L, 3L, 4L, 5L), seqs(http.get(BASE + "/poll?types=assistant.delta,assistant.done").json()));
     assertEquals(List.of(1L, 4L, 5L), seqs(http.get(BASE + "/poll?types=status.presence&types=assistant.done").json()));
@@ -170,7 +171,8 @@ class TetherServerTest {
     JsonNode limited = http.get(BASE + "/poll?limit=2&after_seq=1").json();
     assertEquals(List.of(2L, 3L), seqs(limited));
     assertEquals(3, limited.get("next_seq").asLong());
-    assertEquals(List.of(1L), seqs(http.get(BASE + "/poll?limit=-7").json()), "limit is clamped to at least 1");
+    assertEquals(5, seqs(http.get(BASE + "/poll?limit=-7").json()).size(), "0 or negative means the default, 50");
+    assertEquals(5, seqs(http.get(BASE + "/poll?limit=0").json()).size());
   }
 
   @Test

@@ -170,9 +170,12 @@ public final class FrameValidator {
       throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, i, "image " + i + ": " + scan.shapeProblem(i));
     }
     MediaType declared = ImageCheck.mediaType(scan.mediaType(i), i);
-    if (!scan.hasData(i)) {
-      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, i,
-          "image " + i + " has no data; inline base64 \"data\" is required (\"ref\" is reserved)");
+    if (scan.hasData(i) == (scan.blob(i) != null)) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, i, "image " + i
+          + " must have exactly one of \"data\" (inline base64) and \"blob\" (a blob key); \"ref\" is reserved");
+    }
+    if (scan.blob(i) != null) {
+      return judgeRef(scan, i, declared);
     }
     if (scan.dataUri(i)) {
       throw ImageCheck.dataUri(i);
@@ -184,6 +187,24 @@ public final class FrameValidator {
     ImageCheck.requireImageSize(size, i, limits);
     ImageCheck.requireSignature(declared, scan.head(i), scan.headLength(i), i);
     return size;
+  }
+
+  /**
+   * A blob ref: only its shape is checked here (a key for its media type, a declared size within
+   * the limit). Whether the blob exists and matches is for whoever holds the blob store.
+   */
+  private long judgeRef(FrameScan scan, int i, MediaType declared) {
+    if (!dev.tether.api.ImageRefs.isKeyFor(scan.blob(i), declared)) {
+      String key = scan.blob(i);
+      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob '"
+          + (key.length() > 80 ? key.substring(0, 80) + "..." : key) + "' is not a blob key for " + declared.mimeType()
+          + " (64 lowercase hex digits of the SHA-256 of the bytes, then ." + declared.extension() + ")");
+    }
+    long size = scan.blobSize(i);
+    if (size >= 0) {
+      ImageCheck.requireImageSize(size, i, limits);
+    }
+    return Math.max(0, size);
   }
 
   private static boolean requiresText(String type) {

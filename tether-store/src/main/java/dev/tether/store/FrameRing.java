@@ -26,7 +26,17 @@ import java.util.Map;
  * <p>Not thread-safe: {@link Instance} guards it with its lock.
  */
 final class FrameRing {
+  /**
+   * Transient deltas (not retained under the policy) kept for polls that arrive a moment late: at
+   * most this many per instance, the newest.
+   */
+  static final int LIVE_WINDOW_FRAMES = 64;
+  /** ... and at most this many payload bytes (the newest delta is always kept). */
+  static final long LIVE_WINDOW_BYTES = 256 * 1024;
+
   private final Retention retention;
+  private final java.util.ArrayDeque<Frame> live = new java.util.ArrayDeque<>();
+  private long liveBytes;
   private Frame[] frames = new Frame[16];
   private long[] seqs = new long[16];
   private Session[] owners = new Session[16];
@@ -64,6 +74,11 @@ final class FrameRing {
     return bytes;
   }
 
+  /** Transient deltas in the live window (not retained, never counted in {@link #size()}). */
+  int liveSize() {
+    return live.size();
+  }
+
   /** Whether a frame of this type is retained under the policy. */
   boolean retains(String type) {
     return retention.deltasInRing() || !FrameTypes.isDelta(type);
@@ -80,6 +95,7 @@ final class FrameRing {
     }
     lastSeq = seq;
     if (!retains(frame.type())) {
+      keepLive(frame);
       return;
     }
     while (size() >= retention.maxFrames()) {
@@ -103,6 +119,18 @@ final class FrameRing {
     bytes += frame.payload().size();
     while (bytes > retention.maxBytes() && size() > 1) {
       evictOldest();
+    }
+  }
+
+  /**
+   * Keeps a transient delta in the live window. The window never counts against the caps and its
+   * expiry is never a gap: a delta is a piece of the assistant.done that follows it.
+   */
+  private void keepLive(Frame frame) {
+    live.addLast(frame);
+    liveBytes += frame.payload().size();
+    while (live.size() > LIVE_WINDOW_FRAMES || (liveBytes > LIVE_WINDOW_BYTES && live.size() > 1)) {
+      liveBytes -= live.removeFirst().payload().size();
     }
   }
 
@@ -193,8 +221,53 @@ final class FrameRing {
     return out;
   }
 
-  /** Answers {@code q}; see {@link QueryResult} for next_seq and gap. */
+  /** Answers {@code q}; see {@link QueryResult} for next_seq and gap. Includes the live window's deltas. */
   QueryResult query(FrameQuery q) {
+    QueryResult r = queryRetained(q);
+    return live.isEmpty() ? r : withLive(q, r);
+  }
+
+  /**
+   * Merges the live window's matching deltas into a page of retained frames. A forward page that
+   * was full ends at its last retained frame, so only deltas before that join it (later ones come
+   * with the next page); the merged page is cut to the limit again and resumes after its last
+   * frame. A backward page keeps the newest {@code limit} of the union.
+   */
+  private QueryResult withLive(FrameQuery q, QueryResult r) {
+    boolean full = !q.backward() && r.frames().size() == q.limit() && r.nextSeq() < lastSeq;
+    long ceiling = q.backward() ? q.beforeSeq() : full ? r.nextSeq() : Long.MAX_VALUE;
+    List<Frame> extra = new ArrayList<>();
+    for (Frame f : live) {
+      if (f.seq() > q.afterSeq() && f.seq() < ceiling && q.matches(f)) {
+        extra.add(f);
+      }
+    }
+    if (extra.isEmpty()) {
+      return r;
+    }
+    List<Frame> all = new ArrayList<>(r.frames().size() + extra.size());
+    int i = 0;
+    int j = 0;
+    while (i < r.frames().size() || j < extra.size()) {
+      if (j == extra.size() || (i < r.frames().size() && r.frames().get(i).seq() < extra.get(j).seq())) {
+        all.add(r.frames().get(i++));
+      } else {
+        all.add(extra.get(j++));
+      }
+    }
+    int limit = q.limit();
+    if (q.backward()) {
+      List<Frame> page = all.size() > limit ? all.subList(all.size() - limit, all.size()) : all;
+      return new QueryResult(List.copyOf(page), page.get(0).seq(), false, r.gap(), r.oldestSeq());
+    }
+    if (all.size() > limit) {
+      List<Frame> page = List.copyOf(all.subList(0, limit));
+      return new QueryResult(page, page.get(limit - 1).seq(), false, r.gap(), r.oldestSeq());
+    }
+    return new QueryResult(all, full ? r.nextSeq() : Math.max(r.nextSeq(), all.get(all.size() - 1).seq()), false, r.gap(), r.oldestSeq());
+  }
+
+  private QueryResult queryRetained(FrameQuery q) {
     SessionKey key = q.sessionKey();
     if (key != null) {
       Session s = sessions.get(key);
@@ -286,6 +359,8 @@ final class FrameRing {
 
   /** Drops everything (instance removal); keeps the seq high-water mark. */
   void clear() {
+    live.clear();
+    liveBytes = 0;
     java.util.Arrays.fill(frames, null);
     java.util.Arrays.fill(owners, null);
     firstOrd = nextOrd;

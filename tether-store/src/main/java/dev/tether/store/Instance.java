@@ -66,7 +66,7 @@ final class Instance {
   }
 
   private boolean idleLocked() {
-    return !removed && ring.size() == 0 && waiters == 0 && subscribers.length == 0;
+    return !removed && ring.size() == 0 && ring.liveSize() == 0 && waiters == 0 && subscribers.length == 0;
   }
 
   /** Marks the instance removed if it is idle (the store then forgets it); under no map lock rules. */

@@ -242,7 +242,8 @@ class MemoryTetherStoreTest {
     long done = s.append("vm", done(A, null, "done"));
     assertEquals(List.of(1L, 2L, 3L), List.of(d, r, done));
     assertEquals(List.of(1L), seqs(wait.get()));
-    assertEquals(List.of(3L), seqs(s.query("vm", FrameQuery.session(A, 0))));
+    assertEquals(List.of(3L), s.retained("vm").stream().map(Frame::seq).toList(), "only the done is retained");
+    assertEquals(List.of(1L, 2L, 3L), seqs(s.query("vm", FrameQuery.session(A, 0))), "the deltas in the live window");
     assertEquals(1L, ((SubscriptionEvent.Delivered) sub.poll().orElseThrow()).frame().seq());
     assertEquals(2L, ((SubscriptionEvent.Delivered) sub.poll().orElseThrow()).frame().seq());
     s.close();

@@ -78,10 +78,24 @@ class RetentionPropertiesTest {
               assertEquals(f, snap.get(snap.size() - 1), "the newest frame is kept");
             }
           }
+          // Deltas the policy does not retain stay queryable in the live window: the newest 64,
+          // within 256 KiB (the newest always).
+          java.util.ArrayDeque<Frame> live = new java.util.ArrayDeque<>();
+          long liveBytes = 0;
+          for (Frame fr : appended) {
+            if (!ring.retains(fr.type())) {
+              live.addLast(fr);
+              liveBytes += fr.payload().size();
+              while (live.size() > FrameRing.LIVE_WINDOW_FRAMES || (liveBytes > FrameRing.LIVE_WINDOW_BYTES && live.size() > 1)) {
+                liveBytes -= live.removeFirst().payload().size();
+              }
+            }
+          }
           for (int s = 0; s < 3; s++) {
             SessionKey key = SessionKey.host("s" + s);
-            List<Frame> expected = model(appended, r).frames().stream()
-                .filter(fr -> fr.session().orElseThrow().equals(key)).collect(Collectors.toList());
+            List<Frame> expected = java.util.stream.Stream.concat(model(appended, r).frames().stream(), live.stream())
+                .filter(fr -> fr.session().orElseThrow().equals(key))
+                .sorted(java.util.Comparator.comparingLong(Frame::seq)).collect(Collectors.toList());
             List<Frame> got = ring.query(FrameQuery.builder().session(key).limit(200).build()).frames();
             assertEquals(expected, got, "at most 150 frames, so one page of 200 holds them all");
           }

@@ -38,6 +38,8 @@ public final class FrameScan extends JsonScanner {
   private final String[] base64Problems = new String[MAX_TRACKED];
   private final boolean[] dataUri = new boolean[MAX_TRACKED];
   private final boolean[] hasData = new boolean[MAX_TRACKED];
+  private final String[] blobs = new String[MAX_TRACKED];
+  private final long[] blobSizes = new long[MAX_TRACKED];
   private final String[] shapeProblems = new String[MAX_TRACKED];
   private final byte[][] heads = new byte[MAX_TRACKED][];
   private final int[] headLengths = new int[MAX_TRACKED];
@@ -86,6 +88,16 @@ public final class FrameScan extends JsonScanner {
 
   public boolean hasData(int i) {
     return hasData[i];
+  }
+
+  /** The image's {@code blob} key, or null when it has none (an inline image). */
+  public String blob(int i) {
+    return blobs[i];
+  }
+
+  /** The image's declared {@code size}, or -1 when it has none. */
+  public long blobSize(int i) {
+    return blobSizes[i];
   }
 
   /** Null when the image object has the right shape (an object with string fields). */
@@ -349,6 +361,8 @@ public final class FrameScan extends JsonScanner {
     base64Problems[index] = null;
     dataUri[index] = false;
     hasData[index] = false;
+    blobs[index] = null;
+    blobSizes[index] = -1;
     shapeProblems[index] = null;
     decodedLengths[index] = 0;
     headLengths[index] = 0;
@@ -385,8 +399,31 @@ public final class FrameScan extends JsonScanner {
           shapeProblems[index] = "data must be a base64 string";
           skipValue(4);
         }
+      } else if (name.equals("blob")) {
+        if (blobs[index] != null) {
+          throw duplicate("blob of image " + index);
+        }
+        if (peek() == '"') {
+          blobs[index] = readString();
+        } else {
+          blobs[index] = "";
+          shapeProblems[index] = "blob must be a string (a blob key)";
+          skipValue(4);
+        }
+      } else if (name.equals("size")) {
+        int start = pos;
+        skipValue(4);
+        String text = new String(buf, start, pos - start, java.nio.charset.StandardCharsets.US_ASCII).strip();
+        long size = -1;
+        if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 18) {
+          size = Long.parseLong(text);
+        }
+        if (size < 0) {
+          shapeProblems[index] = "size must be a non-negative integer";
+        }
+        blobSizes[index] = size;
       } else {
-        skipValue(4); // ref and size are reserved and ignored; other fields are not ours
+        skipValue(4); // ref is reserved and ignored; other fields are not ours
       }
     } while (more('}'));
   }

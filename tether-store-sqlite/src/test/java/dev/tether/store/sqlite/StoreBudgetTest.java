@@ -126,11 +126,12 @@ class StoreBudgetTest {
   }
 
   @Test
-  void memory_freedInstance_neverReusesSeqs() throws Exception {
+  void memory_deltaOnlyInstance_keepsItsLiveWindow_andNeverReusesSeqs() throws Exception {
     Retention noDeltas = Retention.builder().deltasInRing(false).build();
     try (MemoryTetherStore s = MemoryTetherStore.builder().retention(noDeltas).build()) {
-      s.append("vm", TestFrames.text(A, "delta")); // holds nothing afterwards
-      assertEquals(0, s.instanceCount());
+      s.append("vm", TestFrames.text(A, "delta")); // retains nothing, but its live window holds the delta
+      assertEquals(1, s.instanceCount());
+      assertEquals(1, s.query("vm", FrameQuery.session(A, 0)).frames().size());
       assertEquals(1, s.lastSeq("vm"));
       assertEquals(2, s.append("vm", done(A, null, "x")));
     }
