@@ -47,7 +47,7 @@ class TwoServesOnNatsTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (true) {
       // A log of its own per start: an earlier run's "listening on" must not count.
-      ChildJvm serve = ChildJvm.start(dir, "serve-" + name + "-" + STARTS.incrementAndGet(), Map.of(), "serve", "--socket",
+      ChildJvm serve = ChildJvm.start(dir, "serve-" + name + "-" + STARTS.incrementAndGet(), Map.of(), "serve", "--auto-create", "--socket",
           dir.resolve(name + ".sock").toString(), "--nats", urls, "--nats-replicas", "3");
       try {
         serve.awaitStderr("listening on", 60_000);
