@@ -108,7 +108,7 @@ class MemoryBudgetLoadTest {
     for (int i = 0; i < n; i++) {
       long t = System.nanoTime();
       RawHttp.Reply posted = http.post("/v1/instances/probe/tether", SMALL);
-      assertEquals(200, posted.status(), posted.body());
+      assertEquals(202, posted.status(), posted.body());
       long seq = posted.json().get("ingress_seq").asLong();
       RawHttp.Reply page = http.get("/v1/instances/probe/tether/poll?after_seq=" + (seq - 1) + "&wait_ms=0");
       assertEquals(1, page.json().get("frames").size(), page.body());
