@@ -6,5 +6,6 @@ cd "$(dirname "$0")"
 ../mvnw -B -q package
 mp="target/classes:$(cat target/module-path.txt)"
 java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.HostExample
-java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.AgentExample | head -c 300
+java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.AgentExample > target/claude-request.json
+head -c 300 target/claude-request.json
 echo
