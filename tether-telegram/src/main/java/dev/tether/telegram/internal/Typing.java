@@ -14,33 +14,38 @@ import java.util.concurrent.TimeUnit;
  * agent reports {@code thinking}, repeated every interval (Telegram shows an action for 5 seconds)
  * until the answer or {@code idle} arrives, and for at most {@link #MAX_TYPING} in any case.
  *
- * <p>The actions are sent from the bridge's scheduler thread, one attempt each: a lost "typing" is
- * not worth a retry. Thread-safe: the set of working chats is a concurrent map.
+ * <p>The first action is sent on the thread that reports {@code thinking} (the egress thread), the
+ * repeats from the bridge's scheduler thread, one attempt each: a lost "typing" is not worth a
+ * retry. An action is never sent after {@link #stop} has returned for its chat, so "typing" cannot
+ * follow the answer: {@code show} and {@code stop} share one lock, and a stop waits for an action
+ * in flight (at most one request timeout). Thread-safe.
  */
 final class Typing {
   static final Duration MAX_TYPING = Duration.ofMinutes(5);
 
   private final BotApi api;
   private final BridgeLog log;
-  private final ScheduledExecutorService scheduler;
   private final Map<TelegramChat, Long> working = new ConcurrentHashMap<>();
+  private final Object sending = new Object();
 
   Typing(BotApi api, BridgeLog log, ScheduledExecutorService scheduler, Duration interval) {
     this.api = Objects.requireNonNull(api, "api");
     this.log = Objects.requireNonNull(log, "log");
-    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(scheduler, "scheduler");
     long ms = Math.max(100, interval.toMillis());
     scheduler.scheduleWithFixedDelay(this::refresh, ms, ms, TimeUnit.MILLISECONDS);
   }
 
   void start(TelegramChat chat) {
     if (working.put(chat, System.nanoTime() + MAX_TYPING.toNanos()) == null) {
-      scheduler.execute(() -> show(chat));
+      show(chat);
     }
   }
 
   void stop(TelegramChat chat) {
-    working.remove(chat);
+    synchronized (sending) {
+      working.remove(chat);
+    }
   }
 
   private void refresh() {
@@ -55,13 +60,15 @@ final class Typing {
   }
 
   private void show(TelegramChat chat) {
-    if (!working.containsKey(chat)) {
-      return;
-    }
-    try {
-      api.sendChatAction(chat, "typing");
-    } catch (IOException e) {
-      log.info("typing in " + chat + " not shown: " + e.getMessage());
+    synchronized (sending) {
+      if (!working.containsKey(chat)) {
+        return;
+      }
+      try {
+        api.sendChatAction(chat, "typing");
+      } catch (IOException e) {
+        log.info("typing in " + chat + " not shown: " + e.getMessage());
+      }
     }
   }
 }
