@@ -6,7 +6,8 @@ module dev.tether.api {
   requires com.fasterxml.jackson.core;
 
   exports dev.tether.api;
-  // Zero-copy access to payload bytes, for the tether modules that validate and store frames.
+  // Zero-copy access to payload bytes and the one Jackson configuration, for the tether modules.
   exports dev.tether.api.internal to
-      dev.tether.images, dev.tether.sessions, dev.tether.store, dev.tether.store.sqlite, dev.tether.coven;
+      dev.tether.images, dev.tether.sessions, dev.tether.media, dev.tether.store, dev.tether.store.sqlite,
+      dev.tether.store.jetstream, dev.tether.llm, dev.tether.telegram, dev.tether.coven;
 }

@@ -5,33 +5,20 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.StreamWriteFeature;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /**
- * The one place that configures Jackson for tether: strict duplicate detection (so a validator
- * and a consumer can never disagree about which of two {@code images} fields counts), bounded
- * nesting, no echo of input in error messages, and no string length cap beyond the frame limit
- * that callers enforce on the input size.
+ * The wire codec's use of Jackson: parsers and generators from the one configuration
+ * ({@link TetherJson}), with the checks every frame read needs (UTF-8 only, one value, nothing
+ * after it, no lone surrogate escapes).
  */
 final class JsonSupport {
-  static final int MAX_NESTING_DEPTH = 256;
+  static final int MAX_NESTING_DEPTH = TetherJson.MAX_NESTING_DEPTH;
 
-  static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-      .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxStringLength(Integer.MAX_VALUE)
-          .maxNestingDepth(MAX_NESTING_DEPTH)
-          .maxNumberLength(1000)
-          .build())
-      .build();
+  static final JsonFactory FACTORY = TetherJson.factory();
 
   private JsonSupport() {}
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +14,7 @@ import java.io.UncheckedIOException;
  * Every code is an {@link ErrorCode}, whose {@link ErrorCode#httpStatus()} is the status sent with it.
  */
 final class ErrorBody {
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final JsonFactory JSON = TetherJson.factory();
 
   private ErrorBody() {}
 

@@ -1,10 +1,11 @@
 package dev.tether.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tether.api.internal.TetherJson;
 
 /** The one ObjectMapper of the application, for the small JSON documents it reads and writes. */
 final class Json {
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER = new ObjectMapper(TetherJson.newFactory());
 
   private Json() {}
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 
 /**
@@ -15,7 +16,7 @@ import java.io.IOException;
  * about the first missing field. Stateless.
  */
 final class ReferenceClientFrames {
-  private static final JsonFactory JSON = new JsonFactory();
+  private static final JsonFactory JSON = TetherJson.factory();
 
   private ReferenceClientFrames() {}
 

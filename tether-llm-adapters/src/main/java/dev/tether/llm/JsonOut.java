@@ -2,10 +2,10 @@ package dev.tether.llm;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.tether.api.ImageData;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,12 +24,7 @@ import java.util.Base64;
  */
 final class JsonOut implements AutoCloseable {
   /** Also reads trees back ({@link LlmRequest#toTree()}): no cap on string length (images are big). */
-  static final JsonFactory FACTORY = JsonFactory.builder()
-      .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
-          .maxStringLength(Integer.MAX_VALUE).build())
-      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-      .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
-      .build();
+  static final JsonFactory FACTORY = TetherJson.factory();
 
   /** Input bytes per chunk: a multiple of 3, so chunks encode without padding in between. */
   private static final int CHUNK = 3 * 16 * 1024;

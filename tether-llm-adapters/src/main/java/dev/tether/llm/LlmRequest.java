@@ -3,6 +3,7 @@ package dev.tether.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.Conversation;
+import dev.tether.api.internal.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,7 +40,7 @@ import java.util.Objects;
  * Ollama formats are not refused here; for them such a turn is written with one empty text.
  */
 public final class LlmRequest {
-  private static final ObjectMapper MAPPER = new ObjectMapper(JsonOut.FACTORY);
+  private static final ObjectMapper MAPPER = new ObjectMapper(TetherJson.newFactory());
 
   private final ProviderProfile profile;
   private final Conversation conversation;

@@ -4,27 +4,16 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 
 /** Streaming JSON shared by both directions of the MCP conversion. Stateless. */
 final class McpJson {
   static final String STUB_FIELD = "_mcp_index";
 
-  static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxStringLength(Integer.MAX_VALUE)
-          .maxNestingDepth(256)
-          .maxNumberLength(1000)
-          .build())
-      .build();
+  static final JsonFactory FACTORY = TetherJson.factory();
 
   /** Called with the parser on each element of a frame's {@code payload.images}; writes its replacement. */
   interface ImageHandler {

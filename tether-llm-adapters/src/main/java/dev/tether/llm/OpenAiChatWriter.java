@@ -3,7 +3,6 @@ package dev.tether.llm;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.Conversation;
 import dev.tether.api.Part;
-import dev.tether.api.Role;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +24,7 @@ final class OpenAiChatWriter implements RequestWriter {
     RequestWriter.modelField(options, g);
     g.writeArrayFieldStart("messages");
     RequestWriter.systemMessage(conversation, g);
-    for (Messages.Message message : Messages.unmerged(conversation.turns())) {
-      if (message.role() == Role.USER) {
-        user(message.parts(), options, out);
-      } else {
-        assistant(message.parts(), out);
-      }
-    }
+    RequestWriter.messages(conversation, options, out, OpenAiChatWriter::user, OpenAiChatWriter::assistant);
     g.writeEndArray();
     g.writeEndObject();
   }
@@ -81,7 +74,7 @@ final class OpenAiChatWriter implements RequestWriter {
     g.writeEndObject();
   }
 
-  private static void assistant(List<Part> parts, JsonOut out) throws IOException {
+  private static void assistant(List<Part> parts, RequestOptions options, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     g.writeStartObject();
     g.writeStringField("role", "assistant");

@@ -3,7 +3,6 @@ package dev.tether.llm;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.Conversation;
 import dev.tether.api.Part;
-import dev.tether.api.Role;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +25,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
       g.writeStringField("instructions", conversation.systemPrompt());
     }
     g.writeArrayFieldStart("input");
-    for (Messages.Message message : Messages.unmerged(conversation.turns())) {
-      if (message.role() == Role.USER) {
-        user(message.parts(), options, out);
-      } else {
-        assistant(message.parts(), out);
-      }
-    }
+    RequestWriter.messages(conversation, options, out, OpenAiResponsesWriter::user, OpenAiResponsesWriter::assistant);
     g.writeEndArray();
     g.writeEndObject();
   }
@@ -95,7 +88,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
     g.writeEndObject();
   }
 
-  private static void assistant(List<Part> parts, JsonOut out) throws IOException {
+  private static void assistant(List<Part> parts, RequestOptions options, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     String text = Messages.text(parts);
     boolean hasUse = parts.stream().anyMatch(p -> p instanceof Part.ToolUse);

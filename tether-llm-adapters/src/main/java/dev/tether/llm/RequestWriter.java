@@ -2,7 +2,10 @@ package dev.tether.llm;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.Conversation;
+import dev.tether.api.Part;
+import dev.tether.api.Role;
 import java.io.IOException;
+import java.util.List;
 
 /** Writes one provider's request body. Implementations are stateless and thread-safe. */
 interface RequestWriter {
@@ -26,6 +29,23 @@ interface RequestWriter {
       g.writeStringField("role", "system");
       g.writeStringField("content", conversation.systemPrompt());
       g.writeEndObject();
+    }
+  }
+
+  /** Writes one message's parts; the two roles of a format have one each. */
+  @FunctionalInterface
+  interface MessageWriter {
+    void write(List<Part> parts, RequestOptions options, JsonOut out) throws IOException;
+  }
+
+  /**
+   * Writes the conversation's messages (turns unmerged, see {@link Messages#unmerged}) in order,
+   * each through the writer of its role.
+   */
+  static void messages(Conversation conversation, RequestOptions options, JsonOut out,
+      MessageWriter user, MessageWriter assistant) throws IOException {
+    for (Messages.Message message : Messages.unmerged(conversation.turns())) {
+      (message.role() == Role.USER ? user : assistant).write(message.parts(), options, out);
     }
   }
 

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.tether.api.RawJson;
 import dev.tether.api.Role;
 import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,15 +35,7 @@ import java.util.Optional;
  * thread-safe.
  */
 final class SessionLineCodec {
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxStringLength(Integer.MAX_VALUE) // lines are bounded by the loader
-          .maxNestingDepth(256)
-          .maxNumberLength(100)
-          .build())
-      .build();
+  private static final JsonFactory FACTORY = TetherJson.factory();
 
   private SessionLineCodec() {}
 

@@ -12,6 +12,7 @@ import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.coven.internal.proto.Cancelled;
 import dev.tether.coven.internal.proto.Done;
 import dev.tether.coven.internal.proto.FileData;
@@ -54,7 +55,7 @@ public final class ReplyTranslator {
   /** The tether frame type for tool lifecycle reports. */
   public static final String EVENT_TOOL_STATE = "event.tool_state";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
   /** The wire's base64: standard alphabet, padding optional, no line breaks. */
   private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS.withPaddingAllowed();
 

@@ -14,6 +14,7 @@ import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.images.FrameValidator;
@@ -50,7 +51,7 @@ public final class UserMessageTranslator {
   /** The tether session channel of coven threads. */
   public static final String CHANNEL = "coven";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
   private static final int ENVELOPE_ALLOWANCE = 4096;
 
   private final FrameValidator validator;

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.StreamWriteFeature;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -16,25 +14,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one Jackson configuration for media files (the registry file, the attachment manifest):
- * strict duplicate detection, shallow nesting, bounded numbers and names, no input echoed in
- * errors. Files are read into plain maps and lists ({@link #readTree}) and checked field by field
+ * Reading and writing the media files (the registry file, the attachment manifest) with the tether
+ * modules' one Jackson configuration ({@link TetherJson}: strict duplicate detection, bounded
+ * nesting and numbers, no input echoed in errors). Files are read into plain maps and lists ({@link #readTree}) and checked field by field
  * by their owners, so no type is ever chosen by the input. Thread-safe.
  */
 public final class MediaJson {
-  /** Deep enough for the two file formats, shallow enough that no input can recurse far. */
-  public static final int MAX_DEPTH = 16;
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxNestingDepth(MAX_DEPTH)
-          .maxNumberLength(64)
-          .maxNameLength(1024)
-          .build())
-      .build();
+  private static final JsonFactory FACTORY = TetherJson.factory();
 
   private MediaJson() {}
 

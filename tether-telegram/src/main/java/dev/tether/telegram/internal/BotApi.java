@@ -1,12 +1,12 @@
 package dev.tether.telegram.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.telegram.BotToken;
 import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
@@ -42,14 +42,10 @@ public final class BotApi {
   /** The largest API answer read (a page of 100 updates is far smaller). */
   private static final int MAX_RESPONSE_BYTES = 8 << 20;
 
-  private static final ObjectMapper JSON = JsonMapper.builder()
+  /** Bot API answers are read whole (at most {@code MAX_RESPONSE_BYTES}) before parsing. */
+  private static final ObjectMapper JSON = JsonMapper.builder(TetherJson.newFactory())
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
-
-  static {
-    JSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-        .maxNestingDepth(64).maxStringLength(MAX_RESPONSE_BYTES).build());
-  }
 
   private final String base;
   private final BotToken token;

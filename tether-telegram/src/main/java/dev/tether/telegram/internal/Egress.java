@@ -7,6 +7,7 @@ import dev.tether.api.FrameTypes;
 import dev.tether.api.Image;
 import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.images.Images;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
@@ -56,7 +57,7 @@ final class Egress {
   static final String CURSOR = "after_seq";
   static final String PARTIAL_SEQ = "partial_seq";
   static final String PARTS_SENT = "parts_sent";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
 
   /** One Telegram message of an answer. */
   private sealed interface Part permits FilePart, TextPart, EditPart {}

@@ -3,6 +3,7 @@ package dev.tether.telegram.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ import java.util.Objects;
  * again). Not thread-safe: each file has one owner thread.
  */
 public final class StateFile {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
 
   private final Path file;
   private final Map<String, Long> values = new LinkedHashMap<>();
