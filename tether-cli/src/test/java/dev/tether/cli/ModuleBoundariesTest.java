@@ -40,6 +40,8 @@ class ModuleBoundariesTest {
         requires dev.tether.store;
         requires dev.tether.store.sqlite;
         requires dev.tether.telegram;
+        requires dev.tether.coven;
+        requires dev.tether.store.jetstream;
       }
       """;
 
@@ -58,10 +60,12 @@ class ModuleBoundariesTest {
         import dev.tether.store.MemoryTetherStore;
         import dev.tether.store.sqlite.DurableTetherStore;
         import dev.tether.telegram.TelegramBridge;
+        import dev.tether.coven.CovenAgent;
+        import dev.tether.store.jetstream.JetStreamTetherStore;
         public class Use {
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
               MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
-              TelegramBridge.class};
+              TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class};
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -74,7 +78,9 @@ class ModuleBoundariesTest {
       "dev.tether.sessions.internal.AtomicFiles",
       "dev.tether.media.internal.MediaText",
       "dev.tether.store.internal.StoreInternals",
-      "dev.tether.telegram.internal.BotApi"})
+      "dev.tether.telegram.internal.BotApi",
+      "dev.tether.coven.internal.ReplyTranslator",
+      "dev.tether.store.jetstream.internal.InstanceMirror"})
   void consumerModule_cannotImportNonExportedPackage(String internalClass) throws IOException {
     List<Diagnostic<? extends JavaFileObject>> errors = compile("""
         package consumer;
@@ -106,20 +112,24 @@ class ModuleBoundariesTest {
     }
   }
 
+  /** Jars of the named and automatic modules the tether modules require, by file name prefix. */
+  private static final List<String> THIRD_PARTY_MODULES = List.of("jackson-core", "jackson-databind",
+      "jackson-annotations", "caffeine", "sqlite-jdbc", "grpc-", "protobuf-java", "bcprov", "guava",
+      "failureaccess", "jnats");
+
   /** The tether library modules of this build and the named modules they require. */
   private static String modulePath() {
     List<String> entries = new ArrayList<>();
     for (Class<?> inModule : List.of(dev.tether.api.Frame.class, dev.tether.images.FrameValidator.class,
         dev.tether.client.TetherClient.class, dev.tether.sessions.BlobKey.class,
         dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
-        dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class)) {
+        dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
+        dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class)) {
       entries.add(location(inModule));
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       String name = Path.of(entry).getFileName().toString();
-      if (name.startsWith("jackson-core") || name.startsWith("jackson-databind")
-          || name.startsWith("jackson-annotations") || name.startsWith("caffeine")
-          || name.startsWith("sqlite-jdbc")) {
+      if (THIRD_PARTY_MODULES.stream().anyMatch(name::startsWith)) {
         entries.add(entry);
       }
     }
