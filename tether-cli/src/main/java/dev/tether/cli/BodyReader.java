@@ -13,6 +13,11 @@ import org.eclipse.jetty.server.Request;
  * Reads a request body without holding a thread while bytes are in flight, into one growing
  * buffer, refusing it as soon as it is larger than the limit.
  *
+ * <p>Memory: the buffer starts at the declared length but at most 1 MiB. Once a body with a
+ * declared length outgrows it, the buffer grows once, straight to the declared length (the client
+ * has shown it is sending), so a large frame costs its size plus at most 1 MiB while it is read,
+ * not the three times its size of repeated doubling. A chunked body doubles.
+ *
  * <p>A declared {@code Content-Length} over the limit fails before any byte is read; a chunked
  * body fails on the chunk that crosses the limit, after at most {@code maxBytes + 1} bytes were
  * accepted into the buffer. The failure is a {@link TetherException} with
@@ -24,6 +29,7 @@ final class BodyReader implements Runnable {
 
   private final Request request;
   private final int maxBytes;
+  private final long declared;
   private final CompletableFuture<BoundedBody> result = new CompletableFuture<>();
   private byte[] buffer;
   private int length;
@@ -31,11 +37,12 @@ final class BodyReader implements Runnable {
   private BodyReader(Request request, int maxBytes) {
     this.request = request;
     this.maxBytes = maxBytes;
+    this.declared = request.getLength();
   }
 
   static CompletableFuture<BoundedBody> read(Request request, int maxBytes) {
     BodyReader reader = new BodyReader(request, maxBytes);
-    long declared = request.getLength();
+    long declared = reader.declared;
     if (declared > maxBytes) {
       reader.result.completeExceptionally(TetherException.frameTooLarge(maxBytes));
       return reader.result;
@@ -86,7 +93,7 @@ final class BodyReader implements Runnable {
           return;
         }
         if (length + n > buffer.length) {
-          buffer = Arrays.copyOf(buffer, (int) Math.min(maxBytes + 1L, Math.max((long) length + n, buffer.length * 2L)));
+          buffer = Arrays.copyOf(buffer, grownCapacity(length + n));
         }
         bytes.get(buffer, length, n);
         length += n;
@@ -98,5 +105,11 @@ final class BodyReader implements Runnable {
         return;
       }
     }
+  }
+
+  /** The next buffer size for {@code needed} bytes: the declared length when known, else double. */
+  private int grownCapacity(int needed) {
+    long target = declared >= needed ? declared : Math.max(needed, buffer.length * 2L);
+    return (int) Math.min(maxBytes + 1L, target);
   }
 }
