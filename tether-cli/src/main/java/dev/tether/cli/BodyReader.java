@@ -25,7 +25,8 @@ import org.eclipse.jetty.server.Request;
  * {@link ErrorCode#MALFORMED_FRAME}. Not thread-safe: Jetty calls {@link #run} serially.
  */
 final class BodyReader implements Runnable {
-  private static final long INITIAL_MAX = 1 << 20;
+  /** The largest first buffer: a client that declares a length has not yet shown it will send it. */
+  static final long INITIAL_MAX = 1 << 20;
 
   private final Request request;
   private final int maxBytes;

@@ -3,9 +3,10 @@ package dev.tether.cli;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bytes of request bodies the server reads at once, across all requests. A body reserves twice
- * its declared length (or twice the frame limit when chunked: the read buffer grows by copying)
- * before its first byte is read and releases it when the request is done; a body that does not
+ * Bytes of request bodies the server reads at once, across all requests. A body reserves what its
+ * read buffer can peak at ({@link BodyReader}): its declared length plus the first buffer of at most
+ * 1 MiB, or twice the frame limit when chunked (the buffer grows by doubling), before its first
+ * byte is read and releases it when the request is done; a body that does not
  * fit is refused at once with 503 instead of pushing the heap past its budget. Lock-free and
  * thread-safe.
  */
@@ -22,8 +23,11 @@ final class IngressBudget {
 
   /** The bytes to reserve for a body of {@code declared} bytes (-1: unknown), at most {@code maxFrameBytes}. */
   static long cost(long declared, int maxFrameBytes) {
-    long body = declared < 0 ? maxFrameBytes : Math.min(declared, maxFrameBytes);
-    return 2 * Math.max(body, 1024);
+    if (declared < 0) {
+      return 2L * Math.max(maxFrameBytes, 1024);
+    }
+    long body = Math.max(Math.min(declared, maxFrameBytes), 1024);
+    return body + Math.min(body, BodyReader.INITIAL_MAX);
   }
 
   /** Reserves {@code bytes}; false when they do not fit (one request alone always fits). */
