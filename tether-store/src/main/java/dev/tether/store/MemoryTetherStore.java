@@ -39,7 +39,7 @@ public final class MemoryTetherStore implements TetherStore {
   private final StoreBudget budget;
   private final int maxInstances;
   private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Long> removedSeqs = new ConcurrentHashMap<>();
+  private final SeqMemory removedSeqs = new SeqMemory(SeqMemory.DEFAULT_CAPACITY);
   private final LazyTimer timer;
   private final Timeouts timeouts;
   private volatile boolean closed;
@@ -99,7 +99,7 @@ public final class MemoryTetherStore implements TetherStore {
         throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "the store already holds "
             + maxInstances + " instances; remove one before using instance " + n);
       }
-      return new Instance(n, retention, timeouts, removedSeqs.getOrDefault(n, 0L), executor, budget,
+      return new Instance(n, retention, timeouts, removedSeqs.lastSeq(n), executor, budget,
           this::freeIfIdle);
     });
   }
@@ -114,7 +114,7 @@ public final class MemoryTetherStore implements TetherStore {
       if (cur != i || !i.freeIfIdle()) {
         return cur;
       }
-      removedSeqs.merge(n, i.lastSeq(), Math::max);
+      removedSeqs.remember(n, i.lastSeq());
       return null;
     });
   }
@@ -213,7 +213,7 @@ public final class MemoryTetherStore implements TetherStore {
     checkOpen();
     Instance i = instances.get(TetherStore.requireInstance(instance));
     if (i == null) {
-      long last = removedSeqs.getOrDefault(instance, 0L);
+      long last = removedSeqs.lastSeq(instance);
       return new QueryResult(List.of(), query.backward() ? 0 : Math.max(query.afterSeq(), last), false, false, 0);
     }
     return i.query(query);
@@ -275,7 +275,7 @@ public final class MemoryTetherStore implements TetherStore {
     instances.computeIfPresent(instance, (n, i) -> {
       // Only mark inside the compute: callbacks the removal completes may call back into this
       // store (even for this instance), which must not happen while the map bin is locked.
-      removedSeqs.merge(n, i.markRemoved(), Math::max);
+      removedSeqs.remember(n, i.markRemoved());
       removed[0] = i;
       return null;
     });
@@ -289,7 +289,7 @@ public final class MemoryTetherStore implements TetherStore {
   @Override
   public long lastSeq(String instance) {
     Instance i = instances.get(TetherStore.requireInstance(instance));
-    return i != null ? i.lastSeq() : removedSeqs.getOrDefault(instance, 0L);
+    return i != null ? i.lastSeq() : removedSeqs.lastSeq(instance);
   }
 
   /** The instance's retained frames, oldest first (a copy); empty for an unknown instance. */
