@@ -5,19 +5,9 @@ import dev.tether.api.SessionKey;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.MemoryTetherStore;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Append in steady state: a full 1000-frame ring of 200-byte payloads, so every append evicts
@@ -31,28 +21,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar benchmarks/target/benchmarks.jar StoreAppendBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class StoreAppendBenchmark {
-  @Param({"tether", "reference"})
-  public String impl;
-
+public class StoreAppendBenchmark extends StoreAgainstReference {
   @Param({"0", "1000"})
   public int idleWaiters;
 
-  private MemoryTetherStore tether;
-  private ReferenceTetherStore reference;
   private Frame frame;
 
   @Setup
   public void setUp() {
     frame = StoreBenchSupport.frame(SessionKey.host("s0"), 200);
-    tether = MemoryTetherStore.create();
-    reference = new ReferenceTetherStore();
     for (int i = 0; i < 1000; i++) {
       Frame f = StoreBenchSupport.frame(SessionKey.host("s" + (i % 10)), 200);
       tether.append("vm", f);
@@ -66,11 +43,6 @@ public class StoreAppendBenchmark {
         reference.waitAsync("vm", q);
       }
     }
-  }
-
-  @TearDown
-  public void tearDown() {
-    tether.close();
   }
 
   @Benchmark
