@@ -23,7 +23,7 @@ import java.util.Map;
  * away with the instance. The payload bytes are held
  * once, by the frame itself; nothing is copied on insert or query.
  *
- * <p>Not thread-safe: {@link Instance} guards it with its lock.
+ * <p>Not thread-safe: {@link InstanceState} guards it with its lock.
  */
 final class FrameRing {
   /**

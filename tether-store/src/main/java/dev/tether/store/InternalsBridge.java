@@ -37,7 +37,7 @@ final class InternalsBridge implements StoreInternals.Bridge {
 
   @Override
   public void evictThrough(MemoryTetherStore rings, String instance, long seq) {
-    Instance i = rings.existing(instance);
+    InstanceState i = rings.existing(instance);
     if (i != null) {
       i.evictThrough(seq);
     }

@@ -14,7 +14,7 @@ import dev.tether.api.TetherException;
 
 /**
  * The in-memory {@link TetherStore}: one budgeted ring per instance, with per-session indexes,
- * waiters indexed by session and bounded subscriptions (see {@link Instance} and
+ * waiters indexed by session and bounded subscriptions (see {@link InstanceState} and
  * {@link FrameRing} for the design).
  *
  * <p>Instances are created on first use, up to {@link Builder#maxInstances}. Removing one, or
@@ -38,7 +38,7 @@ public final class MemoryTetherStore implements TetherStore {
   private final Executor executor;
   private final StoreBudget budget;
   private final int maxInstances;
-  private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, InstanceState> instances = new ConcurrentHashMap<>();
   private final SeqMemory removedSeqs = new SeqMemory(SeqMemory.DEFAULT_CAPACITY);
   private final LazyTimer timer;
   private final Timeouts timeouts;
@@ -79,7 +79,7 @@ public final class MemoryTetherStore implements TetherStore {
   }
 
   /** The instance, created if needed. */
-  Instance instance(String name) {
+  InstanceState instance(String name) {
     return instance(name, true);
   }
 
@@ -87,10 +87,10 @@ public final class MemoryTetherStore implements TetherStore {
    * The instance, created if needed; {@code capped} false lets a durable store publish frames it
    * has already committed (it checked the cap when it accepted them).
    */
-  Instance instance(String name, boolean capped) {
+  InstanceState instance(String name, boolean capped) {
     checkOpen();
     TetherStore.requireInstance(name);
-    Instance i = instances.get(name);
+    InstanceState i = instances.get(name);
     if (i != null) {
       return i;
     }
@@ -99,7 +99,7 @@ public final class MemoryTetherStore implements TetherStore {
         throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "the store already holds "
             + maxInstances + " instances; remove one before using instance " + n);
       }
-      return new Instance(n, retention, timeouts, removedSeqs.lastSeq(n), executor, budget,
+      return new InstanceState(n, retention, timeouts, removedSeqs.lastSeq(n), executor, budget,
           this::freeIfIdle);
     });
   }
@@ -109,7 +109,7 @@ public final class MemoryTetherStore implements TetherStore {
     return instances.containsKey(name) || instances.size() < maxInstances;
   }
 
-  private void freeIfIdle(Instance i) {
+  private void freeIfIdle(InstanceState i) {
     instances.computeIfPresent(i.name, (n, cur) -> {
       if (cur != i || !i.freeIfIdle()) {
         return cur;
@@ -126,7 +126,7 @@ public final class MemoryTetherStore implements TetherStore {
   }
 
   /** The instance if it exists. */
-  Instance existing(String name) {
+  InstanceState existing(String name) {
     return instances.get(name);
   }
 
@@ -188,9 +188,9 @@ public final class MemoryTetherStore implements TetherStore {
   /** Evicts the oldest frame of the instance holding the most bytes; false when none can give. */
   private boolean evictLargest() {
     while (true) {
-      Instance victim = null;
+      InstanceState victim = null;
       long most = -1;
-      for (Instance i : instances.values()) {
+      for (InstanceState i : instances.values()) {
         long b = i.retainedBytes();
         if (b > most && i.retainedFrames() > 1) {
           most = b;
@@ -211,7 +211,7 @@ public final class MemoryTetherStore implements TetherStore {
   public QueryResult query(String instance, FrameQuery query) {
     Objects.requireNonNull(query, "query");
     checkOpen();
-    Instance i = instances.get(TetherStore.requireInstance(instance));
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
     if (i == null) {
       long last = removedSeqs.lastSeq(instance);
       return new QueryResult(List.of(), query.backward() ? 0 : Math.max(query.afterSeq(), last), false, false, 0);
@@ -271,7 +271,7 @@ public final class MemoryTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    Instance[] removed = new Instance[1];
+    InstanceState[] removed = new InstanceState[1];
     instances.computeIfPresent(instance, (n, i) -> {
       // Only mark inside the compute: callbacks the removal completes may call back into this
       // store (even for this instance), which must not happen while the map bin is locked.
@@ -288,25 +288,25 @@ public final class MemoryTetherStore implements TetherStore {
 
   @Override
   public long lastSeq(String instance) {
-    Instance i = instances.get(TetherStore.requireInstance(instance));
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
     return i != null ? i.lastSeq() : removedSeqs.lastSeq(instance);
   }
 
   /** The instance's retained frames, oldest first (a copy); empty for an unknown instance. */
   public List<Frame> retained(String instance) {
-    Instance i = instances.get(TetherStore.requireInstance(instance));
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
     return i == null ? List.of() : i.snapshot();
   }
 
   /** The payload bytes the instance retains. */
   public long retainedBytes(String instance) {
-    Instance i = instances.get(TetherStore.requireInstance(instance));
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
     return i == null ? 0 : i.retainedBytes();
   }
 
   /** Waits currently pending on {@code instance}; for monitoring and tests. */
   public int pendingWaits(String instance) {
-    Instance i = instances.get(TetherStore.requireInstance(instance));
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
     return i == null ? 0 : i.waiterCount();
   }
 
@@ -317,7 +317,7 @@ public final class MemoryTetherStore implements TetherStore {
     }
     closed = true;
     for (String name : List.copyOf(instances.keySet())) {
-      Instance i = instances.remove(name);
+      InstanceState i = instances.remove(name);
       if (i != null) {
         i.remove("was closed with the store");
       }

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Service-provider class for stores whose seqs come from outside: one instance's budgeted ring,
- * session-indexed waiters and subscriptions (the same {@link Instance} that
+ * session-indexed waiters and subscriptions (the same {@link InstanceState} that
  * {@link MemoryTetherStore} uses), fed with frames that a replicated log already sequenced.
  *
  * <p>A distributed store (NATS JetStream) assigns the seq on its server, then feeds every process
@@ -21,9 +21,9 @@ import java.util.concurrent.CompletableFuture;
  * that hands them to callers must complete its own futures through its executor.
  */
 public final class SequencedFrameIndex {
-  private final Instance instance;
+  private final InstanceState instance;
 
-  private SequencedFrameIndex(Instance instance) {
+  private SequencedFrameIndex(InstanceState instance) {
     this.instance = instance;
   }
 
@@ -37,7 +37,7 @@ public final class SequencedFrameIndex {
     if (seqFloor < 0) {
       throw new IllegalArgumentException("seqFloor must be >= 0 but was " + seqFloor);
     }
-    return new SequencedFrameIndex(new Instance(TetherStore.requireInstance(name), retention, timer.timer, seqFloor));
+    return new SequencedFrameIndex(new InstanceState(TetherStore.requireInstance(name), retention, timer.timer, seqFloor));
   }
 
   /**

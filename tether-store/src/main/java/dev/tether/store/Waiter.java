@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One pending {@link TetherStore#waitForFrames} call: its query, its future and its place in an
  * intrusive list, so that removal on wake, timeout or cancellation is O(1). Guarded by the
- * owning {@link Instance}'s lock except for {@link #future}, which is thread-safe.
+ * owning {@link InstanceState}'s lock except for {@link #future}, which is thread-safe.
  */
 final class Waiter {
   final FrameQuery query;

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * first match after its cursor), so it never needs to re-query. Timeouts run on the store's one
  * shared timer thread.
  */
-final class Instance {
+final class InstanceState {
   private static final Subscription[] NO_SUBSCRIBERS = new Subscription[0];
 
   final String name;
@@ -38,14 +38,14 @@ final class Instance {
   private final Timeouts timer;
   private final java.util.concurrent.Executor executor;
   private final StoreBudget budget;
-  private final java.util.function.Consumer<Instance> onIdle;
+  private final java.util.function.Consumer<InstanceState> onIdle;
   private final Map<SessionKey, Waiter.WaiterList> bySession = new HashMap<>();
   private final Waiter.WaiterList unkeyed = new Waiter.WaiterList(null);
   private int waiters;
   private Subscription[] subscribers = NO_SUBSCRIBERS;
   private boolean removed;
 
-  Instance(String name, Retention retention, Timeouts timer, long seqFloor) {
+  InstanceState(String name, Retention retention, Timeouts timer, long seqFloor) {
     this(name, retention, timer, seqFloor, Runnable::run, StoreBudget.NONE, i -> { });
   }
 
@@ -54,8 +54,8 @@ final class Instance {
    * @param budget the store-wide byte account this ring's bytes count against
    * @param onIdle told (outside the lock) when the instance holds no frame, waiter or subscriber
    */
-  Instance(String name, Retention retention, Timeouts timer, long seqFloor,
-      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<Instance> onIdle) {
+  InstanceState(String name, Retention retention, Timeouts timer, long seqFloor,
+      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle) {
     this.name = name;
     this.ring = new FrameRing(retention);
     this.timer = timer;
