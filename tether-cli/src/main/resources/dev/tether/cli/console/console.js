@@ -13,6 +13,7 @@ const LIMITS = Object.freeze({
   types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
 });
 const RING_PAGES = 50; // at most this many poll pages of 200 frames when scanning a ring
+const COUNTS_MS = 5000; // how often the instances' counts are refreshed
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const $ = (id) => document.getElementById(id);
@@ -96,12 +97,10 @@ async function loadInstances() {
   ul.replaceChildren();
   for (const summary of list) {
     const id = String(summary.id);
-    const info = await apiJson(instancePath(id));
     const li = el('li', 'instance');
     li.dataset.instance = id;
-    li.append(el('div', 'instance-name', id));
-    li.append(el('div', 'counts', 'frames ' + formatBytes(info.frames) + ' \u00b7 ' + formatBytes(info.bytes) + ' bytes'
-      + ' \u00b7 seq ' + info.oldest_seq + '\u2013' + info.next_seq + ' \u00b7 waiters ' + info.waiters));
+    li.append(el('div', 'instance-name', id), el('div', 'counts'));
+    showCounts(li, await apiJson(instancePath(id)));
     const sessions = el('ul', 'sessions');
     li.append(sessions);
     ul.append(li);
@@ -118,6 +117,18 @@ async function loadInstances() {
       item.append(button);
       sessions.append(item);
     }
+  }
+}
+
+function showCounts(li, info) {
+  li.querySelector('.counts').textContent = 'frames ' + formatBytes(info.frames) + ' \u00b7 ' + formatBytes(info.bytes)
+    + ' bytes \u00b7 oldest seq ' + info.oldest_seq + ' \u00b7 next seq ' + info.next_seq + ' \u00b7 waiters ' + info.waiters;
+}
+
+/** Refreshes the counts of the instances listed (cheap: one small GET each; sessions wait for Refresh). */
+async function refreshCounts() {
+  for (const li of document.querySelectorAll('#instances .instance')) {
+    showCounts(li, await apiJson(instancePath(li.dataset.instance)));
   }
 }
 
@@ -487,8 +498,17 @@ function wire() {
 }
 
 wire();
+// A console URL pasted into this tab again (a restarted serve has a new token) changes only the
+// fragment, which loads nothing: take the token and start over.
+window.addEventListener('hashchange', () => {
+  if (/token=/.test(location.hash)) {
+    readToken();
+    location.reload();
+  }
+});
 if (!token) {
   showError('No token: open the console with the URL that tether serve --console printed (it ends in #token=...).');
 } else {
   loadInstances().catch(showError);
+  setInterval(() => refreshCounts().catch(() => {}), COUNTS_MS);
 }
