@@ -32,6 +32,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * connect. On TCP every request needs the bearer token, and a non-loopback address is refused
  * unless the caller forces it.
  *
+ * <p>With a {@link Console}, a second connector on loopback TCP serves the web console
+ * ({@link ConsoleRouter} picks the routes by connector): its page, and this API behind the
+ * console's own token. Both listeners share the thread pool, the handler and its shutdown.
+ *
  * <p>Shutdown is graceful: new requests get 503, waits in progress are answered at once, requests
  * in flight finish (up to the stop timeout), then the store is closed, which flushes a durable
  * journal. Thread-safe; {@link #close()} is idempotent.

@@ -37,7 +37,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * --with-agent --console 127.0.0.1:0} in its own JVM. Skipped only where
  * {@code /usr/bin/chromedriver} is not installed ({@code .ci/run} installs it).
  *
- * <p>Instances: {@code default} (answered by the demo agent), {@code gaps} and {@code xss}, with a
+ * <p>Instances: {@code default} (answered by the demo agent), {@code gaps}, {@code xss} and {@code blobs}, with a
  * ring of 4 frames each so that eviction is easy to cause. {@code -Dconsole.screenshot=FILE} also
  * copies the conversation screenshot there (the README's {@code docs/console.png}); it is always
  * written to {@code target/console.png}.
@@ -59,7 +59,7 @@ class ConsoleBrowserTest {
     Assumptions.assumeTrue(Files.isExecutable(DRIVER) && Files.isExecutable(BROWSER),
         "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
     serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--socket", dir.resolve("t.sock").toString(), "--with-agent",
-        "--console", "127.0.0.1:0", "--instance", "default", "--instance", "gaps", "--instance", "xss",
+        "--console", "127.0.0.1:0", "--instance", "default", "--instance", "gaps", "--instance", "xss", "--instance", "blobs",
         "--ring-max-frames", "4");
     Matcher url = serve.awaitStderr("tether serve: console: (http://127\\.0\\.0\\.1:\\d+/)#token=([A-Za-z0-9_-]{43})$", 60_000);
     base = url.group(1);
@@ -142,9 +142,9 @@ class ConsoleBrowserTest {
   @Test
   void openWithToken_listsInstancesWithCounts() {
     openConsole();
-    waiting().until(d -> d.findElements(By.cssSelector("#instances .instance")).size() == 3);
+    waiting().until(d -> d.findElements(By.cssSelector("#instances .instance")).size() == 4);
     List<String> names = driver.findElements(By.cssSelector("#instances .instance-name")).stream().map(WebElement::getText).toList();
-    assertEquals(List.of("default", "gaps", "xss"), names.stream().sorted().toList());
+    assertEquals(List.of("blobs", "default", "gaps", "xss"), names.stream().sorted().toList());
     String counts = driver.findElement(By.cssSelector("#instances .counts")).getText();
     assertTrue(counts.matches("frames \\d+ \u00b7 [\\d,]+ bytes \u00b7 oldest seq \\d+ \u00b7 next seq \\d+ \u00b7 waiters \\d+"), counts);
     assertEquals("", js("return location.hash"), "the token leaves the address bar");
@@ -280,5 +280,37 @@ class ConsoleBrowserTest {
     waiting().until(d -> error.getText().equals("a message carries at most 4 images, not 5"));
     assertTrue(driver.findElements(By.cssSelector("#attachments img")).isEmpty(), "nothing refused is attached");
     assertTrue(driver.findElements(By.cssSelector(".turn")).isEmpty(), "nothing was sent");
+  }
+
+  @Test
+  void blobRefImage_isFetchedWithTheToken_andADroppedImageIsSentInline() throws Exception {
+    byte[] png = Fixtures.picture("png", 48, 36);
+    HttpResponse<String> upload = HTTP.send(HttpRequest.newBuilder(URI.create(base + "v1/instances/blobs/blob"))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "image/png")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(png)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, upload.statusCode(), upload.body());
+    String key = Json.MAPPER.readTree(upload.body()).path("blob").asText();
+    post("blobs", "{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"b\"},"
+        + "\"payload\":{\"text\":\"by ref\",\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + key + "\",\"size\":" + png.length + "}]}}");
+    openConsole();
+    openSession("blobs", "host:b");
+    By byRef = By.cssSelector(".turn.user figure img");
+    waiting().until(d -> !d.findElements(byRef).isEmpty() && (Long) js("return arguments[0].naturalWidth", d.findElement(byRef)) == 48L);
+    assertTrue((Boolean) js("return arguments[0].src.startsWith('blob:')", driver.findElement(byRef)));
+    waiting().until(d -> d.findElement(By.cssSelector(".turn.user figcaption")).getText()
+        .equals("image/png, 48x36, " + String.format("%,d", png.length) + " bytes"));
+
+    // Drag and drop: a PNG dropped on the send box is attached, then sent inline.
+    js("const c = document.createElement('canvas'); c.width = 30; c.height = 20;"
+        + "c.toBlob((b) => { const dt = new DataTransfer(); dt.items.add(new File([b], 'drop.png', { type: 'image/png' }));"
+        + "document.getElementById('send').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); }, 'image/png');");
+    waiting().until(d -> d.findElements(By.cssSelector("#attachments img")).size() == 1);
+    driver.findElement(By.id("text")).sendKeys("dropped");
+    driver.findElement(By.id("send-button")).click();
+    waiting().until(d -> d.findElements(By.cssSelector(".turn.user")).size() == 2);
+    WebElement sent = driver.findElements(By.cssSelector(".turn.user")).get(1);
+    WebElement dropped = sent.findElement(By.cssSelector("figure img"));
+    waiting().until(d -> (Long) js("return arguments[0].naturalWidth", dropped) == 30L);
+    assertTrue((Boolean) js("return arguments[0].src.startsWith('data:image/png;base64,')", dropped));
   }
 }

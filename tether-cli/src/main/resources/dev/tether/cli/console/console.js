@@ -207,6 +207,9 @@ async function follow(instance, after, filter) {
         else render(item);
       }
     }
+    if (!controller.signal.aborted) {
+      showError('The live stream ended (the server stopped, or the instance was deleted); press Refresh and open the session again.');
+    }
   } catch (e) {
     if (!controller.signal.aborted) showError(e);
   }
