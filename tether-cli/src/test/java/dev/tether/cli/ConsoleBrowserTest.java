@@ -52,6 +52,8 @@ class ConsoleBrowserTest {
   private static ChromeDriver driver;
   private static String base;
   private static String token;
+  // Selenium warns that it has no CDP bindings for this Chromium; WebDriver itself needs none.
+  private static final java.util.logging.Logger SELENIUM_LOG = java.util.logging.Logger.getLogger("org.openqa.selenium");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
   @BeforeAll
@@ -66,6 +68,7 @@ class ConsoleBrowserTest {
     token = url.group(2);
     serve.awaitStderr("tether agent: ready", 60_000);
 
+    SELENIUM_LOG.setLevel(java.util.logging.Level.SEVERE);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(BROWSER.toFile());
     options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,943",
