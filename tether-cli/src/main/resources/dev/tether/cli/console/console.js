@@ -88,13 +88,15 @@ const plural = (n, word) => n + ' ' + word + (n === 1 ? '' : 's');
 
 // ---- instances and sessions ---------------------------------------------------------------
 
-const state = { open: null, stream: null, turns: new Map(), seen: new Set() };
+// open: the session shown; view and listing count up so that an answer to an older request
+// (a session clicked before, a Refresh pressed twice) is dropped instead of mixed in.
+const state = { open: null, stream: null, turns: new Map(), seen: new Set(), view: 0, listing: 0 };
 
 async function loadInstances() {
   clearError();
+  const listing = ++state.listing;
   const list = await apiJson('/v1/instances');
-  const ul = $('instances');
-  ul.replaceChildren();
+  const items = [];
   for (const summary of list) {
     const id = String(summary.id);
     const li = el('li', 'instance');
@@ -103,7 +105,7 @@ async function loadInstances() {
     showCounts(li, await apiJson(instancePath(id)));
     const sessions = el('ul', 'sessions');
     li.append(sessions);
-    ul.append(li);
+    items.push(li);
     for (const s of await sessionsIn(id)) {
       const item = el('li');
       const button = el('button', 'session', s.channel + ':' + s.id);
@@ -118,6 +120,7 @@ async function loadInstances() {
       sessions.append(item);
     }
   }
+  if (listing === state.listing) $('instances').replaceChildren(...items);
 }
 
 function showCounts(li, info) {
@@ -154,6 +157,7 @@ async function sessionsIn(instance) {
 
 async function openSession(instance, channel, id) {
   if (state.stream) state.stream.abort();
+  const view = ++state.view;
   state.open = { instance, channel, id };
   state.turns = new Map();
   state.seen = new Set();
@@ -172,16 +176,17 @@ async function openSession(instance, channel, id) {
   try {
     for (let page = 0; page < RING_PAGES; page++) {
       const r = await apiJson(instancePath(instance) + '/tether/poll?after_seq=' + after + '&limit=200' + filter);
+      if (view !== state.view) return; // another session was opened meanwhile
       if (r.gap) showGap();
       r.frames.forEach(render);
       if (r.frames.length === 0 || r.next_seq <= after) break;
       after = r.next_seq;
     }
   } catch (e) {
-    showError(e);
+    if (view === state.view) showError(e);
     return;
   }
-  follow(instance, after, filter);
+  if (view === state.view) follow(instance, after, filter);
 }
 
 /** Follows the NDJSON stream (fetch, so the bearer header can be sent; EventSource cannot). */
