@@ -34,8 +34,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "Bearer token for --listen; created (0600) with a random token when missing. Default: ~/.tether/token.")
   Path tokenFile;
 
-  @Option(names = "--allow-non-loopback", description = "Allow --listen on an address that is not loopback (exposes the API to the network).")
+  @Option(names = "--allow-non-loopback",
+      description = "Allow --listen or --console on an address that is not loopback (exposes the API to the network).")
   boolean allowNonLoopback;
+
+  @Option(names = "--console", paramLabel = "HOST:PORT",
+      description = {"Also serve the web console on this TCP address, loopback only (port 0: any free port): the page lists"
+          + " instances and sessions, shows a session as a conversation with its images, streams answers live and sends"
+          + " text and images. It prints the URL once, with a new random token after '#token='; every API request of the"
+          + " page needs that token."})
+  String console;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts). Default: in memory.")
@@ -120,11 +128,17 @@ final class ServeCommand implements Callable<Integer> {
     }
     Address address;
     String token = null;
+    TetherServer.Console consoleListener = null;
+    if (console != null) {
+      Address.Tcp tcp = parseTcp("--console", console);
+      if (refusedNonLoopback("--console", tcp)) {
+        return 2;
+      }
+      consoleListener = new TetherServer.Console(tcp, BearerAuth.newToken());
+    }
     if (listen != null) {
       Address.Tcp tcp = parseListen(listen);
-      if (!tcp.isLoopback() && !allowNonLoopback) {
-        System.err.println("tether serve: refusing to listen on non-loopback " + listen
-            + "; the API has no TLS. Use 127.0.0.1, or pass --allow-non-loopback if you really mean it.");
+      if (refusedNonLoopback("--listen", tcp)) {
         return 2;
       }
       token = Tokens.loadOrCreate(tokenFile == null ? Tokens.defaultFile() : tokenFile);
@@ -143,7 +157,7 @@ final class ServeCommand implements Callable<Integer> {
     TetherServer server;
     try {
       server = TetherServer.start(address, store, dev.tether.images.FrameValidator.standard(), token, Math.max(8, maxThreads),
-          budget.ingressBytes(), registry);
+          budget.ingressBytes(), registry, consoleListener);
     } catch (IOException e) {
       store.close();
       System.err.println("tether serve: " + e.getMessage());
@@ -160,6 +174,9 @@ final class ServeCommand implements Callable<Integer> {
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+    if (consoleListener != null) {
+      System.err.println("tether serve: console: " + consoleUrl(server.consoleAddress().orElseThrow(), consoleListener.token()));
+    }
     if (withAgent) {
       startDemoAgent(server.boundAddress(), agentStart);
     }
@@ -196,18 +213,42 @@ final class ServeCommand implements Callable<Integer> {
 
   /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */
   static Address.Tcp parseListen(String value) {
+    return parseTcp("--listen", value);
+  }
+
+  /** {@code option HOST:PORT}; anything else is a {@link UsageException} naming the option. */
+  static Address.Tcp parseTcp(String option, String value) {
     Address parsed;
     try {
       parsed = Address.parse(value);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value + "' ("
+      throw new UsageException(option + " needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value + "' ("
           + e.getMessage() + ")");
     }
     if (!(parsed instanceof Address.Tcp tcp) || tcp.host().isEmpty()) {
-      throw new UsageException("--listen needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value
-          + "'; for a Unix socket use --socket PATH");
+      throw new UsageException(option + " needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value
+          + "'" + ("--listen".equals(option) ? "; for a Unix socket use --socket PATH" : ""));
     }
     return tcp;
+  }
+
+  /**
+   * The one loopback check of every TCP listener: true (and the reason printed) when {@code tcp}
+   * is not loopback and {@code --allow-non-loopback} was not given.
+   */
+  private boolean refusedNonLoopback(String option, Address.Tcp tcp) {
+    if (tcp.isLoopback() || allowNonLoopback) {
+      return false;
+    }
+    System.err.println("tether serve: refusing to listen on non-loopback " + tcp + " (" + option
+        + "); the API has no TLS. Use 127.0.0.1, or pass --allow-non-loopback if you really mean it.");
+    return true;
+  }
+
+  /** The URL the console is opened with; the token is in the fragment, which browsers never send. */
+  static String consoleUrl(Address.Tcp bound, String token) {
+    String host = bound.host().contains(":") ? "[" + bound.host() + "]" : bound.host();
+    return "http://" + host + ":" + bound.port() + "/#token=" + token;
   }
 
   /** The limits from the heap and the flags; a bad flag value is a {@link UsageException}. */

@@ -11,7 +11,6 @@ import dev.tether.store.QueryResult;
 import dev.tether.store.TetherStore;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -58,7 +57,7 @@ final class TetherHandler extends Handler.Abstract {
   private final InstanceRegistry registry;
   private final InstanceRoutes instances;
   private final FrameValidator validator;
-  private final byte[] token; // the bearer token's bytes; null: no authentication (Unix socket)
+  private final BearerAuth auth; // null: no authentication (Unix socket)
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private final java.util.Map<CompletableFuture<QueryResult>, String> waitInstances = new ConcurrentHashMap<>();
@@ -78,7 +77,7 @@ final class TetherHandler extends Handler.Abstract {
     this.registry = registry;
     this.instances = new InstanceRoutes(registry, store, this::waitsOn);
     this.validator = validator;
-    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    this.auth = token == null ? null : new BearerAuth(token);
   }
 
   @Override
@@ -110,15 +109,29 @@ final class TetherHandler extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     try {
-      return route(request, response, callback);
+      return route(request, response, callback, false);
     } catch (Throwable e) {
       fail(response, callback, e);
       return true;
     }
   }
 
-  private boolean route(Request request, Response response, Callback callback) {
-    if (token != null && !authorized(request)) {
+  /**
+   * Handles a request that another listener has authenticated with its own token (the web
+   * console, see {@link ConsoleRoutes}): the same routes and answers, without this handler's
+   * bearer check.
+   */
+  boolean handleAuthenticated(Request request, Response response, Callback callback) {
+    try {
+      return route(request, response, callback, true);
+    } catch (Throwable e) {
+      fail(response, callback, e);
+      return true;
+    }
+  }
+
+  private boolean route(Request request, Response response, Callback callback, boolean authenticated) {
+    if (!authenticated && auth != null && !auth.accepts(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
       response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
       return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
     }
@@ -449,20 +462,6 @@ final class TetherHandler extends Handler.Abstract {
     if (shuttingDown) {
       wait.cancel(false);
     }
-  }
-
-  /** RFC 9110 section 11.1: the scheme is case-insensitive, the token compared in constant time. */
-  private boolean authorized(Request request) {
-    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
-    if (header == null) {
-      return false;
-    }
-    String h = header.strip();
-    int space = h.indexOf(' ');
-    if (space < 0 || !"bearer".equalsIgnoreCase(h.substring(0, space))) {
-      return false;
-    }
-    return MessageDigest.isEqual(token, h.substring(space + 1).strip().getBytes(StandardCharsets.UTF_8));
   }
 
   private static boolean notAllowed(Response response, Callback callback, String allowed) {

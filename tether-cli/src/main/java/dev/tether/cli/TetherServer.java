@@ -32,6 +32,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * connect. On TCP every request needs the bearer token, and a non-loopback address is refused
  * unless the caller forces it.
  *
+ * <p>With a {@link Console}, a second connector on loopback TCP serves the web console
+ * ({@link ConsoleRouter} picks the routes by connector): its page, and this API behind the
+ * console's own token. Both listeners share the thread pool, the handler and its shutdown.
+ *
  * <p>Shutdown is graceful: new requests get 503, waits in progress are answered at once, requests
  * in flight finish (up to the stop timeout), then the store is closed, which flushes a durable
  * journal. Thread-safe; {@link #close()} is idempotent.
@@ -45,11 +49,26 @@ final class TetherServer implements AutoCloseable {
   private final TetherStore store;
   private final InstanceRegistry registry;
   private final AbstractConnector connector;
+  private final ServerConnector consoleConnector; // null without a console
   private final Address address;
   private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
+  /**
+   * The web console's listener ({@code serve --console}): loopback TCP with its own token, serving
+   * the page and the API the page uses ({@link ConsoleRoutes}).
+   *
+   * @param address where to listen (port 0: any free port)
+   * @param token the console's bearer token, e.g. {@link BearerAuth#newToken()}
+   */
+  record Console(Address.Tcp address, String token) {
+    Console {
+      Objects.requireNonNull(address, "address");
+      Objects.requireNonNull(token, "token");
+    }
+  }
+
   private TetherServer(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      long ingressBytes, InstanceRegistry registry) {
+      long ingressBytes, InstanceRegistry registry, Console console) {
     this.address = address;
     this.store = store;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -82,7 +101,19 @@ final class TetherServer implements AutoCloseable {
     server.addConnector(connector);
     this.registry = registry;
     this.handler = new TetherHandler(store, registry, validator, token, ingressBytes);
-    server.setHandler(new GracefulHandler(handler));
+    if (console == null) {
+      consoleConnector = null;
+      server.setHandler(new GracefulHandler(handler));
+    } else {
+      consoleConnector = new ServerConnector(server, http);
+      consoleConnector.setName("console");
+      consoleConnector.setHost(console.address().host());
+      consoleConnector.setPort(console.address().port());
+      consoleConnector.setIdleTimeout(120_000); // the page's stream sends a heartbeat every 15 s
+      server.addConnector(consoleConnector);
+      ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
+      server.setHandler(new GracefulHandler(new ConsoleRouter(handler, consoleConnector, routes)));
+    }
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
@@ -102,13 +133,13 @@ final class TetherServer implements AutoCloseable {
   /** As {@link #start(Address, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes(), InstanceRegistry.autoCreating());
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
   }
 
   /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, InstanceRegistry.autoCreating());
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, InstanceRegistry.autoCreating(), null);
   }
 
   /**
@@ -117,7 +148,13 @@ final class TetherServer implements AutoCloseable {
    */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, null);
+  }
+
+  /** As above, with the web console's listener as well when {@code console} is not null. */
+  static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, InstanceRegistry registry, Console console) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, console);
   }
 
   /** A quarter of the heap, at least 64 MiB (see {@link MemoryBudget}). */
@@ -140,11 +177,12 @@ final class TetherServer implements AutoCloseable {
    */
   static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
-    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes(), InstanceRegistry.autoCreating());
+    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
   }
 
   private static TetherServer start(Address address, TetherStore store, FrameValidator validator, String token,
-      int maxThreads, SocketPermissions permissions, long ingressBytes, InstanceRegistry registry) throws IOException {
+      int maxThreads, SocketPermissions permissions, long ingressBytes, InstanceRegistry registry, Console console)
+      throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof Address.Tcp && token == null) {
@@ -153,7 +191,7 @@ final class TetherServer implements AutoCloseable {
     if (address instanceof Address.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes, registry);
+    TetherServer s = new TetherServer(address, store, validator, token, maxThreads, ingressBytes, registry, console);
     try {
       s.server.start();
     } catch (Exception e) {
@@ -182,6 +220,12 @@ final class TetherServer implements AutoCloseable {
       return new Address.Tcp(tcp.host(), n.getLocalPort());
     }
     return address;
+  }
+
+  /** Where the console listens (the port it got for port 0), when there is a console. */
+  java.util.Optional<Address.Tcp> consoleAddress() {
+    return consoleConnector == null ? java.util.Optional.empty()
+        : java.util.Optional.of(new Address.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
   }
 
   TetherHandler handler() {
