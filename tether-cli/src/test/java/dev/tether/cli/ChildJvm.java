@@ -55,6 +55,8 @@ final class ChildJvm implements AutoCloseable {
     Pattern p = Pattern.compile(regex);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     while (System.nanoTime() < deadline) {
+      // Whether it was alive BEFORE the read: a line written just before exiting is still seen.
+      boolean alive = process.isAlive();
       if (Files.exists(stderr)) {
         for (String line : Files.readAllLines(stderr, StandardCharsets.UTF_8)) {
           Matcher m = p.matcher(line);
@@ -63,7 +65,7 @@ final class ChildJvm implements AutoCloseable {
           }
         }
       }
-      if (!process.isAlive()) {
+      if (!alive) {
         throw new IllegalStateException("exited with " + process.exitValue() + ": " + stderrText());
       }
       Thread.sleep(20);

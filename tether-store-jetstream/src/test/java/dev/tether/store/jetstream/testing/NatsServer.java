@@ -19,6 +19,20 @@ import org.junit.jupiter.api.Assumptions;
  * Published in this module's test-jar for other modules' tests (two {@code tether serve}s).
  */
 public final class NatsServer implements AutoCloseable {
+  /**
+   * A port picked free can be taken by another process before nats-server binds it; a node (or a
+   * whole cluster, whose routes name each other's ports) is then started again on fresh ports.
+   */
+  private static final int START_ATTEMPTS = 3;
+
+  private static final class PortTakenException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    PortTakenException(String message) {
+      super(message);
+    }
+  }
+
   private final String name;
   private final Path dir;
   private final int port;
@@ -51,13 +65,39 @@ public final class NatsServer implements AutoCloseable {
 
   /** A started single node. */
   public static NatsServer single(Path dir) {
-    NatsServer s = new NatsServer("n1", dir, freePort(), 0, List.of());
-    s.start();
-    return s;
+    for (int attempt = 1; ; attempt++) {
+      NatsServer s = new NatsServer("n1", dir, freePort(), 0, List.of());
+      try {
+        s.start();
+        return s;
+      } catch (PortTakenException e) {
+        s.close();
+        if (attempt == START_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Three started nodes routed to each other on loopback. */
   public static List<NatsServer> cluster(Path dir, int size) {
+    for (int attempt = 1; ; attempt++) {
+      List<NatsServer> nodes = clusterOnFreshPorts(dir, size);
+      try {
+        for (NatsServer n : nodes) {
+          n.awaitReady();
+        }
+        return nodes;
+      } catch (PortTakenException e) {
+        nodes.forEach(NatsServer::close);
+        if (attempt == START_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static List<NatsServer> clusterOnFreshPorts(Path dir, int size) {
     List<Integer> cports = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       cports.add(freePort());
@@ -70,9 +110,6 @@ public final class NatsServer implements AutoCloseable {
     }
     for (NatsServer n : nodes) {
       n.spawn();
-    }
-    for (NatsServer n : nodes) {
-      n.awaitReady();
     }
     return nodes;
   }
@@ -126,7 +163,11 @@ public final class NatsServer implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("nats-server " + name + " exited: " + log());
+        String log = log();
+        if (log.contains("address already in use")) {
+          throw new PortTakenException("nats-server " + name + " exited: " + log);
+        }
+        throw new IllegalStateException("nats-server " + name + " exited: " + log);
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
