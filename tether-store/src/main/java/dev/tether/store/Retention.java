@@ -13,7 +13,9 @@ package dev.tether.store;
  * newest of them stay in a small bounded live window per instance, so a poll that arrives a
  * moment late still sees them; a delta that left the window is not a gap (it is a piece of the
  * {@code assistant.done} that follows it). Set {@code deltasInRing(true)} to store deltas like
- * other frames (the behaviour before, and {@code tether serve --keep-deltas}). Immutable.
+ * other frames (the behaviour before, and {@code tether serve --keep-deltas}). The JetStream store
+ * treats them the same way for readers but still writes them to its stream (its seq is the stream
+ * sequence); see {@code JetStreamTetherStore}. Immutable.
  *
  * @param maxFrames the count cap, at least 1 (default 1000)
  * @param maxBytes the payload byte cap, at least 1 (default 128 MiB)

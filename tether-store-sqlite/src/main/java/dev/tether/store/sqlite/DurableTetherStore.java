@@ -48,6 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Restart.</b> {@link #open} rebuilds each instance's ring from the newest journalled frames
  * that fit the retention (dropping older rows), and seq continues after the stored high-water
  * mark, also for an instance whose frames were all evicted or removed. Restoring writes no frame.
+ * A file that is not a tether journal, has another version or is corrupt fails with an
+ * {@link IOException}; it is never reset.
  *
  * <p><b>Transient deltas</b> (the {@link Retention} default) are never journalled and do not
  * survive a restart. Their seqs must not be reused after one, so a delta whose seq is above the
@@ -55,8 +57,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * commit; the deltas that follow under the mark commit nothing (no fsync) and are published in seq
  * order behind the frames queued before them. After a restart seq continues above the mark, so it
  * may skip up to that many seqs, but never hands out one a reader may have seen.
- * A file that is not a tether journal, has another version or is corrupt fails with an
- * {@link IOException}; it is never reset.
  *
  * <p><b>Payloads in SQLite.</b> Frames (image payloads up to the 28 MiB wire limit included) are
  * stored as blobs in the database, not as side files. Measured (LargePayloadJournalBenchmark, see
@@ -461,7 +461,6 @@ public final class DurableTetherStore implements TetherStore {
       if (t[0] > 0) {
         journal.highWater(name, t[0]);
       }
-      wrote = true;
       if (t[1] > 0) {
         journal.evictThrough(name, t[1]);
       }
@@ -471,7 +470,7 @@ public final class DurableTetherStore implements TetherStore {
         journal.evictedMarks(name, t[1], marks);
       }
     }
-    if (!wrote) {
+    if (!wrote && touched.isEmpty()) {
       return; // only deltas under the journalled mark: nothing to commit, no fsync
     }
     journal.commit();
