@@ -24,8 +24,34 @@ class LiveDeltaWindowTest {
   private static final Retention TRANSIENT = Retention.builder().deltasInRing(false).build();
 
   @Test
+  void defaults_keepDeltasTransient() {
+    assertFalse(Retention.defaults().deltasInRing());
+    assertFalse(Retention.builder().build().deltasInRing());
+    assertTrue(Retention.builder().deltasInRing(true).build().deltasInRing());
+  }
+
+  @Test
+  void defaultStore_aLatePollWithinTheWindowSeesTheDelta_andExpiredOnesAreNoGap() {
+    MemoryTetherStore store = MemoryTetherStore.create();
+    long question = store.append("i", TestFrames.message(S, "question"));
+    long first = store.append("i", TestFrames.text(S, "first"));
+    QueryResult late = store.query("i", FrameQuery.builder().afterSeq(question).build());
+    assertEquals(List.of(first), seqs(late.frames()), "the delta is still pollable after it was appended");
+    for (int i = 0; i < FrameRing.LIVE_WINDOW_FRAMES; i++) {
+      store.append("i", TestFrames.text(S, "d" + i));
+    }
+    QueryResult later = store.query("i", FrameQuery.builder().afterSeq(question).limit(200).build());
+    assertFalse(later.gap(), "the first delta left the window: not a gap");
+    assertFalse(seqs(later.frames()).contains(first));
+    assertEquals(FrameRing.LIVE_WINDOW_FRAMES, later.frames().size());
+    assertEquals(List.of(question), seqs(store.retained("i")), "no delta is retained");
+    store.close();
+  }
+
+  @Test
   void transientDeltas_doNotEvictStoredFrames_butALatePollSeesTheRecentOnes() {
-    MemoryTetherStore store = MemoryTetherStore.builder().retention(Retention.builder().deltasInRing(false).maxFrames(3).build()).build();
+    // deltasInRing left at its default: transient.
+    MemoryTetherStore store = MemoryTetherStore.builder().retention(Retention.builder().maxFrames(3).build()).build();
     store.append("i", TestFrames.frame("user.message", S, "m1", "question"));
     for (int i = 0; i < 500; i++) {
       store.append("i", TestFrames.text(S, "d" + i));

@@ -2,6 +2,7 @@ package dev.tether.store;
 
 import static dev.tether.api.testing.TestFrames.done;
 import static dev.tether.api.testing.TestFrames.frame;
+import static dev.tether.api.testing.TestFrames.message;
 import static dev.tether.api.testing.TestFrames.sized;
 import static dev.tether.api.testing.TestFrames.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -96,7 +97,7 @@ class MemoryTetherStoreTest {
   @Test
   void query_limitDefaultsTo50AndIsClamped() {
     for (int i = 0; i < 250; i++) {
-      store.append("vm", text(A, "f" + i));
+      store.append("vm", message(A, "f" + i));
     }
     assertEquals(50, store.query("vm", FrameQuery.all()).frames().size());
     assertEquals(200, store.query("vm", FrameQuery.builder().limit(10_000).build()).frames().size());
@@ -155,7 +156,7 @@ class MemoryTetherStoreTest {
   void query_reportsGapWhenCursorIsBelowOldestRetained() {
     MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(3).build());
     for (int i = 0; i < 5; i++) {
-      small.append("vm", text(A, "f" + i));
+      small.append("vm", message(A, "f" + i));
     }
     QueryResult r = small.query("vm", FrameQuery.session(A, 1));
     assertTrue(r.gap());
@@ -170,9 +171,9 @@ class MemoryTetherStoreTest {
   @Test
   void query_gapIsPerSession() {
     MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(2).build());
-    small.append("vm", text(B, "b1"));
-    small.append("vm", text(A, "a1"));
-    small.append("vm", text(A, "a2"));
+    small.append("vm", message(B, "b1"));
+    small.append("vm", message(A, "a1"));
+    small.append("vm", message(A, "a2"));
     assertFalse(small.query("vm", FrameQuery.session(A, 0)).gap(), "only session b lost a frame");
     assertTrue(small.query("vm", FrameQuery.session(B, 0)).gap());
     small.close();
@@ -191,7 +192,7 @@ class MemoryTetherStoreTest {
   void retention_countCapEvictsOldest() {
     MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(3).build());
     for (int i = 0; i < 7; i++) {
-      small.append("vm", text(i % 2 == 0 ? A : B, "f" + i));
+      small.append("vm", message(i % 2 == 0 ? A : B, "f" + i));
     }
     assertEquals(List.of(5L, 6L, 7L), small.retained("vm").stream().map(Frame::seq).collect(Collectors.toList()));
     assertEquals(List.of(5L, 7L), seqs(small.query("vm", FrameQuery.session(A, 0))));
@@ -212,7 +213,7 @@ class MemoryTetherStoreTest {
     assertEquals(3 * 3 * 1024, s.retainedBytes("vm"));
     // Many small frames then fit where one image did not.
     for (int i = 0; i < 20; i++) {
-      s.append("vm", sized("assistant.delta", B, 100));
+      s.append("vm", sized("assistant.done", B, 100));
     }
     assertEquals(3 * 3 * 1024 - 3 * 1024 + 20 * 100, s.retainedBytes("vm"), "one image made room for 20 small frames");
     assertFalse(kept.contains(small1));

@@ -17,8 +17,14 @@ public final class TestFrames {
     return b.build();
   }
 
+  /** An {@code assistant.delta}: transient (not stored) under the default retention. */
   public static Frame text(SessionKey session, String text) {
     return frame("assistant.delta", session, null, text);
+  }
+
+  /** A {@code user.message}: stored under every retention. */
+  public static Frame message(SessionKey session, String text) {
+    return frame("user.message", session, null, text);
   }
 
   public static Frame done(SessionKey session, String replyTo, String text) {

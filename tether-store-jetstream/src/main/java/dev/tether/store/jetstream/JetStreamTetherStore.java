@@ -62,8 +62,26 @@ import javax.net.ssl.SSLContext;
  * reused (removal purges the stream but keeps its sequence). The stream's limits come from the
  * {@link Retention}: {@code MaxMsgs} (the frame cap), {@code MaxBytes} (the byte cap plus an
  * allowance for envelope and subject), {@code DiscardOld}, {@code MaxMsgSize} = the server's
- * {@code max_payload}. Delta frames are stored like others (they need a seq from the stream); with
- * {@code deltasInRing} false they are not retained by readers and the stream has no count cap.
+ * {@code max_payload}.
+ *
+ * <p><b>Deltas.</b> With {@code deltasInRing} false (the {@link Retention} default) readers treat
+ * {@code assistant.delta} and {@code reasoning.delta} as transient, as the other stores do: they
+ * get a seq and reach waiters and subscribers, sit in the local live window, are never retained by
+ * readers' indexes and never count against {@code maxFrames} (the stream then has no
+ * {@code MaxMsgs}; readers enforce the count cap). Unlike the memory and durable stores, this
+ * store still <em>writes</em> them to the stream, for a reason it cannot avoid cleanly: a seq must
+ * be unique and ordered among the stored frames, and here the seq is the stream sequence, which
+ * JetStream assigns only to a message it stores. A core NATS message has no sequence; a separate
+ * sequence source (a KV counter with compare-and-set) would cost a second server round trip per
+ * append and break the rule seq == stream sequence that the read barrier, {@code gap} and removal
+ * rely on. Per-message TTL (nats-server 2.11+, {@code allow_msg_ttl} and the {@code Nats-TTL}
+ * header) would let a delta leave the stream seconds after its append; the servers this store
+ * supports and is tested against (2.9) do not have it. So on JetStream deltas are replicated and
+ * written to the stream's file store, their bytes count against the stream's {@code MaxBytes} (a
+ * delta stream larger than {@code maxBytes} evicts the oldest stored frames from the stream), and
+ * a host that starts reading later replays the newest of them into its live window. With
+ * {@code deltasInRing(true)} they are stored and retained like other frames and the stream's
+ * {@code MaxMsgs} is {@code maxFrames}.
  *
  * <p><b>Appends</b> return once the stream acknowledged the frame (a quorum of replicas has it),
  * never before. Each append is published with a {@code Nats-Msg-Id} and retried with the same id

@@ -37,7 +37,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * instance's seq high-water mark are committed in one transaction. Appends that arrive while a
  * commit is running are grouped into the next transaction (group commit), so concurrent appenders
  * share one fsync. A frame becomes visible to queries, waiters and subscribers only after its
- * commit, so nobody ever sees a frame (or a seq) that a crash could take back. With
+ * commit (a transient delta: after the commit of a high-water mark that covers its seq), so nobody
+ * ever sees a frame (or a seq) that a crash could take back. With
  * {@link Sync#FULL} (the default) a committed append survives power loss; with {@link Sync#NORMAL}
  * SQLite skips the fsync of each WAL commit, so a power loss (not a process crash) may lose the
  * last appends acknowledged before it, but never corrupts the file. Because the seq high-water
@@ -49,6 +50,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * mark, also for an instance whose frames were all evicted or removed. Restoring writes no frame.
  * A file that is not a tether journal, has another version or is corrupt fails with an
  * {@link IOException}; it is never reset.
+ *
+ * <p><b>Transient deltas</b> (the {@link Retention} default) are never journalled and do not
+ * survive a restart. Their seqs must not be reused after one, so a delta whose seq is above the
+ * journalled high-water mark raises the mark {@value #TRANSIENT_SEQ_RESERVE} above its seq in one
+ * commit; the deltas that follow under the mark commit nothing (no fsync) and are published in seq
+ * order behind the frames queued before them. After a restart seq continues above the mark, so it
+ * may skip up to that many seqs, but never hands out one a reader may have seen.
  *
  * <p><b>Payloads in SQLite.</b> Frames (image payloads up to the 28 MiB wire limit included) are
  * stored as blobs in the database, not as side files. Measured (LargePayloadJournalBenchmark, see
@@ -144,6 +152,7 @@ public final class DurableTetherStore implements TetherStore {
     for (SqliteJournal.Restored r : journal.restore(retention)) {
       StoreInternals.restore(memory, r.instance(), r.frames(), r.highSeq(), r.evictedSeq(), r.sessionEvicted());
       nextSeq.put(r.instance(), new long[] {r.highSeq()});
+      journalledHigh.put(r.instance(), r.highSeq());
       RetentionLedger ledger = ledger(r.instance());
       for (Frame f : r.frames()) {
         ledger.add(f.seq(), f.payload().size(), f.session().orElse(null));
@@ -271,6 +280,17 @@ public final class DurableTetherStore implements TetherStore {
     }
   }
 
+  /**
+   * How far above a transient delta's seq the journal's high-water mark is raised when the delta
+   * is not yet covered by it. The deltas that follow under the mark commit nothing (no fsync);
+   * after a restart seq continues above the mark, so it may skip up to this many seqs, never reuse
+   * one.
+   */
+  static final long TRANSIENT_SEQ_RESERVE = 1024;
+
+  /** Instance -> the high-water mark the journal holds (committed). Writer thread only. */
+  private final Map<String, Long> journalledHigh = new HashMap<>();
+
   /** Budget evictions of one batch: instance -> highest seq evicted for the budget. */
   private final Map<String, Long> budgetEvicted = new HashMap<>(); // writer thread only
 
@@ -389,10 +409,12 @@ public final class DurableTetherStore implements TetherStore {
   }
 
   private void writeBatch(List<Op> batch) throws SQLException {
-    Map<String, long[]> touched = new HashMap<>(); // instance -> {maxSeq, maxEvicted}
+    Map<String, long[]> touched = new HashMap<>(); // instance -> {high-water mark to journal, maxEvicted}
+    boolean wrote = false;
     for (Op op : batch) {
       String name = op.instance;
       if (op.stored == null) {
+        wrote = true;
         journal.deleteInstance(name);
         journal.clearEvictedMarks(name);
         RetentionLedger l = ledger(name);
@@ -406,30 +428,39 @@ public final class DurableTetherStore implements TetherStore {
         continue;
       }
       Frame f = op.stored;
-      long[] t = touched.computeIfAbsent(name, n -> new long[2]);
-      t[0] = f.seq();
       RetentionLedger ledger = ledger(name);
-      if (ledger.retains(f.type())) {
-        long size = f.payload().size();
-        if (!makeRoom(op, size, touched)) {
-          continue;
+      if (!ledger.retains(f.type())) {
+        // A transient delta: no row. Its seq only has to stay above every seq a restart hands
+        // out, so the mark is raised ahead by a reserve once and the deltas under it commit nothing.
+        if (f.seq() > journalledHigh.getOrDefault(name, 0L)) {
+          long[] t = touched.computeIfAbsent(name, n -> new long[2]);
+          t[0] = Math.max(t[0], f.seq() + TRANSIENT_SEQ_RESERVE);
         }
-        long before = ledger.bytes();
-        long evicted = ledger.add(f.seq(), size, f.session().orElse(null));
-        ledgerBytes += ledger.bytes() - before;
-        if (evicted >= f.seq()) {
-          throw new IllegalStateException("the newest frame must never be evicted");
-        }
-        journal.insert(name, f);
-        if (evicted > 0) {
-          t[1] = Math.max(t[1], evicted);
-        }
+        continue;
+      }
+      long[] t = touched.computeIfAbsent(name, n -> new long[2]);
+      t[0] = Math.max(t[0], f.seq());
+      long size = f.payload().size();
+      if (!makeRoom(op, size, touched)) {
+        continue;
+      }
+      long before = ledger.bytes();
+      long evicted = ledger.add(f.seq(), size, f.session().orElse(null));
+      ledgerBytes += ledger.bytes() - before;
+      if (evicted >= f.seq()) {
+        throw new IllegalStateException("the newest frame must never be evicted");
+      }
+      journal.insert(name, f);
+      if (evicted > 0) {
+        t[1] = Math.max(t[1], evicted);
       }
     }
     for (Map.Entry<String, long[]> e : touched.entrySet()) {
       String name = e.getKey();
       long[] t = e.getValue();
-      journal.highWater(name, t[0]);
+      if (t[0] > 0) {
+        journal.highWater(name, t[0]);
+      }
       if (t[1] > 0) {
         journal.evictThrough(name, t[1]);
       }
@@ -439,7 +470,13 @@ public final class DurableTetherStore implements TetherStore {
         journal.evictedMarks(name, t[1], marks);
       }
     }
+    if (!wrote && touched.isEmpty()) {
+      return; // only deltas under the journalled mark: nothing to commit, no fsync
+    }
     journal.commit();
+    for (Map.Entry<String, long[]> e : touched.entrySet()) {
+      journalledHigh.merge(e.getKey(), e.getValue()[0], Math::max);
+    }
   }
 
   /**

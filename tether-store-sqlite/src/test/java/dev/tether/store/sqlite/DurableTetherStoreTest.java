@@ -7,6 +7,7 @@ import dev.tether.store.Subscription;
 import dev.tether.store.SubscriptionEvent;
 import static dev.tether.api.testing.TestFrames.done;
 import static dev.tether.api.testing.TestFrames.frame;
+import static dev.tether.api.testing.TestFrames.message;
 import static dev.tether.api.testing.TestFrames.sized;
 import static dev.tether.api.testing.TestFrames.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -74,11 +75,61 @@ class DurableTetherStoreTest {
   @Test
   void reopen_seqContinuesAfterHighWaterMark() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append("vm", text(A, "1"));
-      s.append("vm", text(A, "2"));
+      s.append("vm", message(A, "1"));
+      s.append("vm", message(A, "2"));
     }
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      assertEquals(3, s.append("vm", text(A, "3")));
+      assertEquals(3, s.append("vm", message(A, "3")));
+    }
+  }
+
+  @Test
+  void defaults_deltasAreNotJournaled_areGoneAfterRestart_andTheirSeqsAreNeverReused() throws Exception {
+    SessionKey a = SessionKey.host("a");
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      assertEquals(1, s.append("vm", frame("user.message", a, "m1", "question")));
+      assertEquals(2, s.append("vm", text(a, "delta one")));
+      assertEquals(3, s.append("vm", text(a, "delta two")));
+      QueryResult late = s.query("vm", FrameQuery.session(a, 1));
+      assertEquals(List.of(2L, 3L), late.frames().stream().map(Frame::seq).toList(), "a late poll sees the deltas");
+      assertEquals(1, s.retained("vm").size(), "deltas are not retained");
+    }
+    assertEquals(1, rowCount(file()), "only the user.message reached the journal");
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      QueryResult after = s.query("vm", FrameQuery.all());
+      assertEquals(List.of(1L), after.frames().stream().map(Frame::seq).toList(), "the deltas did not survive the restart");
+      assertEquals(false, after.gap(), "a delta lost with the restart is not a gap");
+      long next = s.append("vm", done(a, "m1", "answer"));
+      assertTrue(next > 3, "seq continues above the deltas' seqs, never reusing one: " + next);
+      assertTrue(next <= 3 + DurableTetherStore.TRANSIENT_SEQ_RESERVE + 1, "it skips at most the reserve: " + next);
+    }
+  }
+
+  @Test
+  void transientDeltas_costOneCommitPerReserveNotOnePerDelta() throws Exception {
+    SessionKey a = SessionKey.host("a");
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
+      s.beforeCommit(commits::incrementAndGet);
+      s.append("vm", frame("user.message", a, "m1", "question"));
+      assertEquals(1, commits.get());
+      long last = 0;
+      for (int i = 0; i < 500; i++) {
+        last = s.append("vm", text(a, "d" + i));
+      }
+      assertEquals(2, commits.get(), "the first delta raised the journalled mark; the other 499 committed nothing");
+      assertEquals(List.of(last), s.query("vm", FrameQuery.builder().afterSeq(last - 1).build()).frames().stream()
+          .map(Frame::seq).toList(), "a delta that committed nothing is still published");
+      s.append("vm", done(a, "m1", "answer"));
+      assertEquals(3, commits.get());
+      for (int i = 0; i < DurableTetherStore.TRANSIENT_SEQ_RESERVE; i++) {
+        last = s.append("vm", text(a, "more" + i));
+      }
+      assertEquals(4, commits.get(), "past the reserve, one more commit raises the mark again");
+    }
+    try (DurableTetherStore s = DurableTetherStore.open(file())) {
+      long next = s.append("vm", done(a, null, "after restart"));
+      assertTrue(next > 1 + 500 + 1 + DurableTetherStore.TRANSIENT_SEQ_RESERVE, "no delta's seq is reused: " + next);
     }
   }
 
@@ -88,13 +139,13 @@ class DurableTetherStoreTest {
     try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(deltasOut).open()) {
       s.append("vm", text(A, "delta, never retained"));
       s.append("vm", text(A, "delta, never retained"));
-      s.append("gone", text(A, "x"));
+      s.append("gone", message(A, "x"));
       s.remove("gone");
     }
     assertEquals(0, rowCount(file()));
     try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(deltasOut).open()) {
       assertTrue(s.retained("vm").isEmpty());
-      assertEquals(3, s.append("vm", done(A, null, "3")));
+      assertTrue(s.append("vm", done(A, null, "3")) > 2, "above the deltas' seqs (by at most the reserve)");
       assertEquals(2, s.append("gone", done(A, null, "2")));
     }
   }
@@ -103,11 +154,11 @@ class DurableTetherStoreTest {
   void open_emptyStoreStartsAtSeqOne() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       assertTrue(s.query("vm", FrameQuery.all()).frames().isEmpty());
-      assertEquals(1, s.append("vm", text(A, "1")));
+      assertEquals(1, s.append("vm", message(A, "1")));
     }
     Files.writeString(dir.resolve("empty.db"), "");
     try (DurableTetherStore s = DurableTetherStore.open(dir.resolve("empty.db"))) {
-      assertEquals(1, s.append("vm", text(A, "1")));
+      assertEquals(1, s.append("vm", message(A, "1")));
     }
   }
 
@@ -115,7 +166,7 @@ class DurableTetherStoreTest {
   void reopen_doesNotRejournalRestoredFrames() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       for (int i = 0; i < 5; i++) {
-        s.append("vm", text(A, "f" + i));
+        s.append("vm", message(A, "f" + i));
       }
     }
     long walBefore = Files.size(file()) + walSize();
@@ -139,15 +190,15 @@ class DurableTetherStoreTest {
     Retention three = Retention.builder().maxFrames(3).build();
     try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(three).open()) {
       for (int i = 0; i < 5; i++) {
-        s.append("vm", text(A, "f" + i));
+        s.append("vm", message(A, "f" + i));
       }
       assertEquals(List.of(3L, 4L, 5L), seqs(s.retained("vm")));
     }
     assertEquals(3, rowCount(file()), "evictions are deleted with the insert that caused them");
     try (DurableTetherStore s = DurableTetherStore.builder(file()).retention(three).open()) {
       assertEquals(List.of(3L, 4L, 5L), seqs(s.retained("vm")));
-      s.append("vm", text(A, "f5"));
-      s.append("vm", text(A, "f6"));
+      s.append("vm", message(A, "f5"));
+      s.append("vm", message(A, "f6"));
       assertEquals(List.of(5L, 6L, 7L), seqs(s.retained("vm")));
     }
     assertEquals(3, rowCount(file()));
@@ -172,7 +223,7 @@ class DurableTetherStoreTest {
   void reopen_filtersWorkOnRestoredFrames() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       s.append("vm", frame("user.message", A, "host-1", "q"));
-      s.append("vm", text(B, "b"));
+      s.append("vm", message(B, "b"));
       s.append("vm", done(A, "host-1", "answer"));
       s.append("vm", done(B, "host-2", "other"));
     }
@@ -183,7 +234,7 @@ class DurableTetherStoreTest {
       QueryResult r = s.waitForFrames("vm", FrameQuery.session(B, 4), Duration.ofMinutes(1)).toCompletableFuture().getNow(null);
       assertEquals(null, r, "nothing after seq 4 yet");
       CompletableFuture<QueryResult> w = s.waitForFrames("vm", FrameQuery.session(B, 4), Duration.ofMinutes(1));
-      long seq = s.append("vm", text(B, "new"));
+      long seq = s.append("vm", message(B, "new"));
       assertEquals(5, seq);
       assertEquals(List.of(5L), seqs(w.get().frames()));
     }
@@ -192,15 +243,15 @@ class DurableTetherStoreTest {
   @Test
   void reopen_keepsSeveralInstancesApart() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append("vm1", text(A, "1a"));
-      s.append("vm2", text(A, "2a"));
-      s.append("vm1", text(A, "1b"));
+      s.append("vm1", message(A, "1a"));
+      s.append("vm2", message(A, "2a"));
+      s.append("vm1", message(A, "1b"));
     }
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       assertEquals(List.of(1L, 2L), seqs(s.retained("vm1")));
       assertEquals(List.of(1L), seqs(s.retained("vm2")));
-      assertEquals(3, s.append("vm1", text(A, "1c")));
-      assertEquals(2, s.append("vm2", text(A, "2b")));
+      assertEquals(3, s.append("vm1", message(A, "1c")));
+      assertEquals(2, s.append("vm2", message(A, "2b")));
     }
   }
 
@@ -217,7 +268,7 @@ class DurableTetherStoreTest {
         results.add(pool.submit(() -> {
           List<Long> mine = new ArrayList<>();
           for (int i = 0; i < each; i++) {
-            mine.add(s.append("vm", text(SessionKey.host("s" + id), id + ":" + i)));
+            mine.add(s.append("vm", message(SessionKey.host("s" + id), id + ":" + i)));
           }
           return mine;
         }));
@@ -250,12 +301,12 @@ class DurableTetherStoreTest {
     List<CompletableFuture<Long>> inFlight = new ArrayList<>();
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       for (int i = 0; i < 300; i++) {
-        inFlight.add(s.appendAsync("vm", text(A, "f" + i)));
+        inFlight.add(s.appendAsync("vm", message(A, "f" + i)));
       }
       for (int i = 0; i < inFlight.size(); i++) {
         assertEquals(i + 1, inFlight.get(i).get());
       }
-      assertThrows(IllegalArgumentException.class, () -> s.appendAsync("", text(A, "x")));
+      assertThrows(IllegalArgumentException.class, () -> s.appendAsync("", message(A, "x")));
     }
     assertEquals(300, rowCount(file()));
   }
@@ -265,8 +316,8 @@ class DurableTetherStoreTest {
     String sql = "vm'); DROP TABLE frames; --";
     String odd = "vm\u0000\n\u2028\uD83D\uDE00";
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append(sql, text(A, "1"));
-      s.append(odd, text(A, "2"));
+      s.append(sql, message(A, "1"));
+      s.append(odd, message(A, "2"));
     }
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       assertEquals(List.of(1L), seqs(s.retained(sql)));
@@ -305,7 +356,7 @@ class DurableTetherStoreTest {
   @Test
   void open_rejectsOtherJournalVersion() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append("vm", text(A, "1"));
+      s.append("vm", message(A, "1"));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file());
         Statement st = c.createStatement()) {
@@ -318,7 +369,7 @@ class DurableTetherStoreTest {
   @Test
   void open_rejectsCorruptFrameRow() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append("vm", text(A, "1"));
+      s.append("vm", message(A, "1"));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file());
         Statement st = c.createStatement()) {
@@ -331,8 +382,8 @@ class DurableTetherStoreTest {
   @Test
   void open_rejectsRowWhoseSeqDisagrees() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
-      s.append("vm", text(A, "1"));
-      s.append("vm", text(A, "2"));
+      s.append("vm", message(A, "1"));
+      s.append("vm", message(A, "2"));
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file());
         Statement st = c.createStatement()) {
@@ -346,14 +397,14 @@ class DurableTetherStoreTest {
   void append_afterCloseFails() throws Exception {
     DurableTetherStore s = DurableTetherStore.open(file());
     s.close();
-    assertThrows(IllegalStateException.class, () -> s.append("vm", text(A, "x")));
+    assertThrows(IllegalStateException.class, () -> s.append("vm", message(A, "x")));
   }
 
   @Test
   void waitersAndSubscribersSeeOnlyCommittedFrames() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.open(file())) {
       Subscription sub = s.subscribe("vm", 10);
-      long seq = s.append("vm", text(A, "x"));
+      long seq = s.append("vm", message(A, "x"));
       // The append returned, so the commit happened before delivery.
       assertEquals(seq, ((SubscriptionEvent.Delivered) sub.poll().orElseThrow()).frame().seq());
       assertEquals(1, rowCount(file()));

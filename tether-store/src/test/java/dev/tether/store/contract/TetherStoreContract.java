@@ -276,6 +276,29 @@ public abstract class TetherStoreContract {
     assertFalse(forB.gap());
   }
 
+  @Test
+  void deltas_areTransientByDefault_theyWakeWaitersButNeverEvictStoredFramesOrMakeAGap() throws Exception {
+    TetherStore s = store(Retention.builder().maxFrames(2).build()); // deltasInRing left at its default
+    String vm = instance();
+    long question = s.append(vm, frame("user.message", A, "m1", "question"));
+    CompletableFuture<QueryResult> waiting = s.waitForFrames(vm,
+        FrameQuery.builder().afterSeq(question).types("assistant.delta").build(), LONG);
+    long last = 0;
+    for (int i = 0; i < 100; i++) {
+      last = s.append(vm, frame("assistant.delta", A, null, "d" + i));
+    }
+    long answer = s.append(vm, done(A, "m1", "answer"));
+    assertEquals(List.of(question + 1), seqs(waiting.get(30, TimeUnit.SECONDS)), "the first delta woke the waiter");
+    assertEquals(question + 101, answer, "deltas used up seqs like any frame");
+    QueryResult stored = s.query(vm, FrameQuery.builder().types("user.message", "assistant.done").build());
+    assertEquals(List.of(question, answer), seqs(stored), "100 deltas evicted nothing under a cap of 2 frames");
+    assertFalse(stored.gap());
+    QueryResult late = s.query(vm, FrameQuery.builder().afterSeq(question).limit(200).build());
+    assertFalse(late.gap(), "a delta that left the live window is not a gap");
+    assertTrue(seqs(late).contains(last), "a poll a moment late still sees the newest delta");
+    assertEquals(answer, seqs(late).get(seqs(late).size() - 1));
+  }
+
   // --- waits -------------------------------------------------------------------------------------
 
   @Test
