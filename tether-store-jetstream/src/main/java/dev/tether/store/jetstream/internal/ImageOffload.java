@@ -10,6 +10,7 @@ import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.sessions.BlobKey;
 import dev.tether.sessions.BlobStore;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import java.util.Map;
  * thread-safe.
  */
 public final class ImageOffload {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
 
   private ImageOffload() {}
 
