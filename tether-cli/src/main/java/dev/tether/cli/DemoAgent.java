@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.FramePage;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Frames;
@@ -58,7 +59,7 @@ final class DemoAgent implements AutoCloseable {
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
   private volatile boolean running = true;
-  private volatile CompletableFuture<TetherHttpClient.Page> currentPoll;
+  private volatile CompletableFuture<FramePage> currentPoll;
 
   DemoAgent(TetherHttpClient client, String instance, Replier replier, SessionStore sessions) {
     this.client = client;
@@ -72,9 +73,9 @@ final class DemoAgent implements AutoCloseable {
     long cursor = afterSeq;
     boolean ready = false;
     while (running) {
-      TetherHttpClient.Page page;
+      FramePage page;
       try {
-        CompletableFuture<TetherHttpClient.Page> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
+        CompletableFuture<FramePage> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
             List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null);
         currentPoll = poll;
         if (!running) {
@@ -250,7 +251,7 @@ final class DemoAgent implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    CompletableFuture<TetherHttpClient.Page> poll = currentPoll;
+    CompletableFuture<FramePage> poll = currentPoll;
     if (poll != null) {
       poll.cancel(false); // aborts the long-poll's HTTP request
     }
