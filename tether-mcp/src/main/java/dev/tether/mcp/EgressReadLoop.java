@@ -63,45 +63,81 @@ final class EgressReadLoop {
         Set.copyOf(request.types()), request.replyToMsgId().orElse(null));
   }
 
+  /** Where the next round starts, and what earlier rounds saw of evicted frames. */
+  private record Cursor(long afterSeq, boolean gapSoFar, long oldestSoFar) {}
+
   private record Read(TetherClient client, String instance, ReadRequest request, LongSupplier nanoTime, long deadline,
       CompletableFuture<FramePage> answer, AtomicReference<CompletableFuture<FramePage>> pending) {
 
+    /**
+     * Runs rounds from {@code cursor}. A page that is already complete (frames were there) is
+     * handled in this loop, not in a callback, so a long run of the session's own messages read
+     * a page at a time never deepens the stack; a page still waiting continues from its
+     * completion.
+     */
     void round(long afterSeq, boolean gapSoFar, long oldestSoFar) {
-      long waitMs = 0;
-      if (request.waitMs() > 0) {
-        // Round up: a wait of 0 answers at once, which would end the read early.
-        waitMs = Math.min(PollRequest.MAX_WAIT_MS, Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - nanoTime.getAsLong() + 999_999)));
-      }
-      CompletableFuture<FramePage> page;
-      try {
-        page = client.poll(instance, poll(request, afterSeq, waitMs));
-      } catch (RuntimeException e) {
-        answer.completeExceptionally(e);
-        return;
-      }
-      pending.set(page);
-      if (answer.isDone()) {
-        page.cancel(false);
-        return;
-      }
-      page.whenComplete((result, failure) -> {
-        if (failure != null) {
-          Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-          answer.completeExceptionally(cause);
+      Cursor cursor = new Cursor(afterSeq, gapSoFar, oldestSoFar);
+      while (cursor != null) {
+        CompletableFuture<FramePage> page;
+        try {
+          page = client.poll(instance, poll(request, cursor.afterSeq(), waitMs()));
+        } catch (RuntimeException e) {
+          answer.completeExceptionally(e);
           return;
         }
-        boolean gap = gapSoFar || result.gap();
-        long oldest = gapSoFar ? oldestSoFar : result.oldestSeq();
-        List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
-        boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
-        boolean timeLeft = request.waitMs() > 0 && deadline - nanoTime.getAsLong() > 0;
-        if (onlyOwnMessages && timeLeft && !answer.isDone()) {
-          round(result.nextSeq(), gap, oldest);
+        pending.set(page);
+        if (answer.isDone()) {
+          page.cancel(false);
           return;
         }
-        boolean timedOut = result.timedOut() || (onlyOwnMessages && request.waitMs() > 0);
-        answer.complete(new FramePage(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
-      });
+        if (!page.isDone()) {
+          Cursor from = cursor;
+          page.whenComplete((result, failure) -> {
+            Cursor next = handle(from, result, failure);
+            if (next != null) {
+              round(next.afterSeq(), next.gapSoFar(), next.oldestSoFar());
+            }
+          });
+          return;
+        }
+        FramePage result = null;
+        Throwable failure = null;
+        try {
+          result = page.join();
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+          failure = e;
+        }
+        cursor = handle(cursor, result, failure);
+      }
+    }
+
+    /** What is left of the wait, rounded up: a wait of 0 would answer at once and end the read early. */
+    private long waitMs() {
+      if (request.waitMs() == 0) {
+        return 0;
+      }
+      long leftNanos = Math.max(0, deadline - nanoTime.getAsLong());
+      return Math.min(PollRequest.MAX_WAIT_MS, TimeUnit.NANOSECONDS.toMillis(leftNanos + 999_999));
+    }
+
+    /** Completes the answer from one page, or returns where the next round starts. */
+    private Cursor handle(Cursor from, FramePage result, Throwable failure) {
+      if (failure != null) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        answer.completeExceptionally(cause);
+        return null;
+      }
+      boolean gap = from.gapSoFar() || result.gap();
+      long oldest = from.gapSoFar() ? from.oldestSoFar() : result.oldestSeq();
+      List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
+      boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
+      boolean timeLeft = request.waitMs() > 0 && deadline - nanoTime.getAsLong() > 0;
+      if (onlyOwnMessages && timeLeft && !answer.isDone()) {
+        return new Cursor(result.nextSeq(), gap, oldest);
+      }
+      boolean timedOut = result.timedOut() || (onlyOwnMessages && request.waitMs() > 0);
+      answer.complete(new FramePage(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
+      return null;
     }
   }
 }

@@ -161,4 +161,18 @@ class EgressReadLoopTest {
     assertEquals(ErrorCode.NOT_FOUND, ToolSpecs.classify("tether_read",
         TetherException.of(ErrorCode.NOT_FOUND, "404 NOT_FOUND")).code());
   }
+
+  @Test
+  void longRunOfOwnMessages_readAPageAtATime_findsTheAnswerWithoutDeepeningTheStack() throws Exception {
+    try (MemoryTetherStore big = MemoryTetherStore.create(Retention.builder().maxFrames(30_000).build())) {
+      for (int i = 0; i < 20_000; i++) {
+        big.append(VM, Frames.hostUserMessage("s", "q" + i, List.of()));
+      }
+      long answer = big.append(VM, Frames.assistantDone(SESSION, "m", "answer", List.of()));
+      // limit 1: 20,000 rounds whose pages are complete at once; a round per stack frame overflows.
+      CompletableFuture<FramePage> read = read(client(big), new ReadRequest("s", 0, 1, 30_000, List.of(), Optional.empty()));
+      FramePage r = read.get(60, TimeUnit.SECONDS);
+      assertEquals(List.of(answer), r.frames().stream().map(Frame::seq).toList());
+    }
+  }
 }
