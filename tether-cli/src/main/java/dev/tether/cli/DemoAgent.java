@@ -1,6 +1,5 @@
 package dev.tether.cli;
 
-import dev.tether.client.FramePage;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Frames;
@@ -9,6 +8,7 @@ import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
+import dev.tether.client.FramePage;
 import dev.tether.sessions.SessionLog;
 import dev.tether.sessions.SessionPart;
 import dev.tether.sessions.SessionStore;

@@ -1,7 +1,5 @@
 package dev.tether.cli;
 
-import dev.tether.client.SendReceipt;
-import dev.tether.client.FramePage;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -10,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.TetherException;
+import dev.tether.client.FramePage;
+import dev.tether.client.SendReceipt;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
