@@ -105,7 +105,7 @@ final class HttpTetherClient implements TetherClient {
       case 404 -> ErrorCode.NOT_FOUND;
       default -> ErrorCode.INVALID_ARGUMENT;
     };
-    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the token file given with --token-file" : "";
+    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the host's bearer token (--token-file of tether mcp, --host-token-file of the bridges)" : "";
     return TetherException.of(refusal, "the tether host refused the request: " + said + advice);
   }
 }
