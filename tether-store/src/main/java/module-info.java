@@ -5,6 +5,7 @@
 module dev.tether.store {
   requires transitive dev.tether.api;
   requires dev.tether.images;
+  requires transitive dev.tether.client;
 
   exports dev.tether.store;
   // The memory ring as a store with its own writer keeps it in step (durable, JetStream).

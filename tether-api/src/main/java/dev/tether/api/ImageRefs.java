@@ -214,8 +214,10 @@ public final class ImageRefs {
       }
       return;
     }
-    byte[] bytes = frame.payload().toByteArray();
-    try (JsonParser p = JsonSupport.parser(bytes, 0, bytes.length)) {
+    RawJson payload = frame.payload();
+    // Read in place (RawJson is immutable): a 27 MB payload is neither copied nor, when only
+    // scanning, are its base64 strings materialized (a scan must not cost the heap twice the frame).
+    try (JsonParser p = JsonSupport.parser(payload.array, payload.offset, payload.length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
       }
@@ -230,7 +232,7 @@ public final class ImageRefs {
           }
           int index = 0;
           while (p.nextToken() != JsonToken.END_ARRAY) {
-            ImageObject image = readImage(p, index++);
+            ImageObject image = readImage(p, index++, g != null);
             action.apply(image, g);
           }
           if (g != null) {
@@ -251,7 +253,11 @@ public final class ImageRefs {
     }
   }
 
-  private static ImageObject readImage(JsonParser p, int index) throws IOException {
+  /**
+   * Reads one image object; with {@code keepData} false the {@code data} string is checked to be a
+   * string but not read (the parser skips it), and {@code data} is set to the empty string.
+   */
+  private static ImageObject readImage(JsonParser p, int index, boolean keepData) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index + " must be an object");
     }
@@ -262,7 +268,7 @@ public final class ImageRefs {
       JsonToken t = p.nextToken();
       switch (name) {
         case "media_type" -> declared = string(p, t, index, name);
-        case "data" -> image.data = string(p, t, index, name);
+        case "data" -> image.data = keepData ? string(p, t, index, name) : stringUnread(t, index, name);
         case "blob" -> image.key = string(p, t, index, name);
         case "size" -> {
           if (t != JsonToken.VALUE_NUMBER_INT || p.getLongValue() < 0) {
@@ -289,6 +295,13 @@ public final class ImageRefs {
           + image.mediaType.extension() + ")");
     }
     return image;
+  }
+
+  private static String stringUnread(JsonToken t, int index, String field) {
+    if (t != JsonToken.VALUE_STRING) {
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index + ": " + field + " must be a string");
+    }
+    return "";
   }
 
   private static String string(JsonParser p, JsonToken t, int index, String field) throws IOException {

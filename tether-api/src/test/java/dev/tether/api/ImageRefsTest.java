@@ -71,4 +71,18 @@ class ImageRefsTest {
     Frame both = frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + KEY + "\",\"data\":\"AAAA\"}]}");
     assertEquals(ErrorCode.MALFORMED_FRAME, assertThrows(TetherException.class, () -> ImageRefs.refs(both)).code());
   }
+
+  @Test
+  void refs_ofInlineImages_skipsTheirData_butStillRefusesDataThatIsNotAString() {
+    // Serve scans every POST for refs; a scan that materialized the base64 (twice the image on the
+    // heap, outside the ingress budget) ran the daemon out of memory under MemoryBudgetLoadTest.
+    // That test is the regression test for the allocation; this one keeps the checks.
+    Frame f = frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"" + "A".repeat(1 << 20) + "\"},"
+        + "{\"media_type\":\"image/png\",\"blob\":\"" + KEY + "\"}]}");
+    assertEquals(List.of(new ImageRefs.Ref(1, MediaType.PNG, KEY, -1)), ImageRefs.refs(f));
+    assertEquals(ErrorCode.MALFORMED_FRAME, assertThrows(TetherException.class,
+        () -> ImageRefs.refs(frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"data\":7}]}"))).code());
+    assertEquals(ErrorCode.MALFORMED_FRAME, assertThrows(TetherException.class,
+        () -> ImageRefs.refs(frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"AAAA\",\"blob\":\"" + KEY + "\"}]}"))).code());
+  }
 }

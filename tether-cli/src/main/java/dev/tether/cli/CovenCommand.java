@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code tether coven}: serves the agent of a running {@code tether serve} instance to a coven
  * gateway ({@code coven.CovenControl/AgentStream}), through the host's HTTP API
- * ({@link RemoteTetherClient}). Progress goes to stderr, one line per event. Secrets come from
+ * ({@link HttpTetherClient}). Progress goes to stderr, one line per event. Secrets come from
  * files only. Exit status: 0 after the gateway's Shutdown or SIGTERM, 1 for a setup error, 3 when
  * the gateway rejects the registration, 4 when it refuses the credentials.
  */
@@ -98,8 +98,7 @@ final class CovenCommand implements Callable<Integer> {
       System.err.println("tether coven: " + e.getMessage());
       return 1;
     }
-    try (TetherHttpClient http = new TetherHttpClient(address, hostToken);
-        RemoteTetherClient client = new RemoteTetherClient(http)) {
+    try (HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, hostToken))) {
       String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
       CovenAgent.Builder builder = CovenAgent.builder()
           .gateway(target)

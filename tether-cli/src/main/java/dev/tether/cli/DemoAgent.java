@@ -8,6 +8,7 @@ import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
+import dev.tether.client.FramePage;
 import dev.tether.sessions.SessionLog;
 import dev.tether.sessions.SessionPart;
 import dev.tether.sessions.SessionStore;
@@ -58,7 +59,7 @@ final class DemoAgent implements AutoCloseable {
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
   private volatile boolean running = true;
-  private volatile CompletableFuture<TetherHttpClient.Page> currentPoll;
+  private volatile CompletableFuture<FramePage> currentPoll;
 
   DemoAgent(TetherHttpClient client, String instance, Replier replier, SessionStore sessions) {
     this.client = client;
@@ -72,9 +73,9 @@ final class DemoAgent implements AutoCloseable {
     long cursor = afterSeq;
     boolean ready = false;
     while (running) {
-      TetherHttpClient.Page page;
+      FramePage page;
       try {
-        CompletableFuture<TetherHttpClient.Page> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
+        CompletableFuture<FramePage> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
             List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null);
         currentPoll = poll;
         if (!running) {
@@ -250,7 +251,7 @@ final class DemoAgent implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    CompletableFuture<TetherHttpClient.Page> poll = currentPoll;
+    CompletableFuture<FramePage> poll = currentPoll;
     if (poll != null) {
       poll.cancel(false); // aborts the long-poll's HTTP request
     }

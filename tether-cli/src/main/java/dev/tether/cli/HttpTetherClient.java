@@ -2,57 +2,70 @@ package dev.tether.cli;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
-import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
-import dev.tether.mcp.EgressReadLoop;
-import dev.tether.mcp.ReadRequest;
-import dev.tether.mcp.ReadResult;
-import dev.tether.mcp.SendReceipt;
-import dev.tether.mcp.TetherClient;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.client.SendReceipt;
+import dev.tether.client.TetherClient;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
- * The remote {@link TetherClient} for {@code tether mcp --host ...}: the MCP tools' sends and
- * reads go to a tether host over its HTTP API ({@code POST .../tether}, {@code GET .../tether/poll}).
+ * The {@link TetherClient} of a remote host, over its HTTP API ({@code POST .../tether},
+ * {@code GET .../tether/poll}): what {@code tether mcp --host}, {@code tether coven} and
+ * {@code tether telegram} use to reach {@code tether serve}. The in-process twin is
+ * {@code dev.tether.store.StoreTetherClient}; both answer alike.
  *
- * <p>Design: reads go through the shared {@link EgressReadLoop} (the same loop as the in-process
- * {@code StoreTetherClient}); each round is one poll. Cancelling a read aborts the HTTP request
- * in flight.
- * A frame the host refuses completes the future with a {@link TetherException} carrying the host's
- * code; an unreachable host with an {@link java.io.IOException}. Thread-safe.
+ * <p>A poll's null channel or session is sent as {@code *} (any), as the contract says. Images
+ * stored as blob refs come back inline (fetched from the host's blob endpoint), or as the ref when
+ * the blob is gone. Cancelling a poll aborts the HTTP request in flight. A refusal completes the
+ * future with a {@link TetherException}: the host's code when it is a known, definite one; else
+ * {@code INVALID_ARGUMENT}, {@code UNAUTHORIZED} or {@code NOT_FOUND} for any other 4xx (retrying
+ * cannot help). 5xx answers and transport failures are {@link java.io.IOException}s (the host may
+ * recover). Thread-safe; it owns the {@link TetherHttpClient} it is given and closes it.
  */
 final class HttpTetherClient implements TetherClient {
   private final TetherHttpClient http;
-  private final LongSupplier nanoTime;
 
   HttpTetherClient(TetherHttpClient http) {
-    this(http, System::nanoTime);
-  }
-
-  HttpTetherClient(TetherHttpClient http, LongSupplier nanoTime) {
     this.http = Objects.requireNonNull(http, "http");
-    this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
   }
 
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
-    return http.send(instance, frame)
-        .thenApply(a -> new SendReceipt(a.msgId(), a.sessionId(), a.ingressSeq()))
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(translate(t, instance)));
+    return failingWithTranslation(http.send(instance, frame), instance);
   }
 
   @Override
-  public CompletableFuture<ReadResult> read(String instance, ReadRequest request) {
-    boolean waits = request.waitMs() > 0;
-    return EgressReadLoop.read(request, (afterSeq, waitNanos) -> EgressReadLoop.page(
-        http.poll(instance, SessionKey.HOST_CHANNEL, request.sessionId(), afterSeq, request.limit(),
-            waits ? TimeUnit.NANOSECONDS.toMillis(waitNanos) : 0, request.types(), request.replyToMsgId().orElse(null)),
-        p -> new ReadResult(p.frames(), p.nextSeq(), p.timedOut(), p.gap(), p.gap() ? p.oldestSeq() : 0),
-        t -> translate(t, instance)), nanoTime);
+  public CompletableFuture<FramePage> poll(String instance, PollRequest r) {
+    return failingWithTranslation(http.poll(instance, r.channel() == null ? "*" : r.channel(),
+        r.sessionId() == null ? "*" : r.sessionId(), r.afterSeq(), r.limit(), r.waitMs(), r.types(), r.replyToMsgId()),
+        instance);
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  /** {@code call} with a host's refusal {@link #translate translated}; cancelling it cancels {@code call}. */
+  private static <T> CompletableFuture<T> failingWithTranslation(CompletableFuture<T> call, String instance) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    call.whenComplete((value, failure) -> {
+      if (failure != null) {
+        result.completeExceptionally(translate(failure, instance));
+      } else {
+        result.complete(value);
+      }
+    });
+    result.whenComplete((value, failure) -> {
+      if (result.isCancelled()) {
+        call.cancel(false); // aborts the request: a long-poll ends at once
+      }
+    });
+    return result;
   }
 
   /**
@@ -64,7 +77,7 @@ final class HttpTetherClient implements TetherClient {
   static Throwable translate(Throwable t, String instance) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     if (cause instanceof TetherHttpClient.HttpError e) {
-      java.util.Optional<ErrorCode> known = ErrorCode.parse(e.code).filter(c -> !c.retryable());
+      Optional<ErrorCode> known = ErrorCode.parse(e.code).filter(c -> !c.retryable());
       if (known.isPresent() && known.get() != ErrorCode.INSTANCE_NOT_FOUND) {
         ErrorCode code = known.get();
         return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);
@@ -92,8 +105,7 @@ final class HttpTetherClient implements TetherClient {
       case 404 -> ErrorCode.NOT_FOUND;
       default -> ErrorCode.INVALID_ARGUMENT;
     };
-    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the token file given to 'tether mcp --token-file'" : "";
+    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the host's bearer token (--token-file of tether mcp, --host-token-file of the bridges)" : "";
     return TetherException.of(refusal, "the tether host refused the request: " + said + advice);
   }
-
 }

@@ -41,9 +41,9 @@ final class McpCommand implements Callable<Integer> {
     if (!"inline".equals(images) && !"blob".equals(images)) {
       throw new UsageException("--images must be inline or blob but was '" + images + "'");
     }
-    try (TetherHttpClient http = new TetherHttpClient(address, token).blobImages("blob".equals(images))) {
+    try (HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, token).blobImages("blob".equals(images)))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
-      TetherMcpServer tools = TetherMcpServer.builder(new HttpTetherClient(http)).build();
+      TetherMcpServer tools = TetherMcpServer.builder(client).build();
       StdioServer.run(tools);
     }
     return 0;

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code tether telegram}: a Telegram bot in front of a running {@code tether serve} instance,
  * photos both ways. The bridge itself is {@link TelegramBridge} (module tether-telegram); this
- * command reads the options, reaches the host with {@link RemoteTetherClient} and runs until
+ * command reads the options, reaches the host with {@link HttpTetherClient} and runs until
  * SIGINT/SIGTERM.
  */
 @Command(name = "telegram", mixinStandardHelpOptions = true,
@@ -68,7 +68,7 @@ final class TelegramCommand implements Callable<Integer> {
     }
     Address address = host == null ? Address.defaultSocket() : Address.parse(host);
     Path state = stateDir != null ? stateDir : Path.of(Address.home(), ".tether", "telegram", instance);
-    RemoteTetherClient client = new RemoteTetherClient(new TetherHttpClient(address, Connections.token(address, hostTokenFile)));
+    HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, Connections.token(address, hostTokenFile)));
     TelegramBridge bridge;
     try {
       bridge = TelegramBridge.builder()

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.TetherException;
+import dev.tether.client.FramePage;
+import dev.tether.client.SendReceipt;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +30,11 @@ import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * A client of the tether HTTP API, over a Unix domain socket or TCP, with Jetty's asynchronous
- * {@link HttpClient} ({@code java.net.http} cannot speak Unix sockets).
+ * The raw client of {@code tether serve}'s HTTP API, over a Unix domain socket or TCP, with
+ * Jetty's asynchronous {@link HttpClient} ({@code java.net.http} cannot speak Unix sockets): one
+ * method per endpoint, pages as {@link FramePage}, receipts as {@link SendReceipt}. Bridges and
+ * the MCP tools use it through {@link HttpTetherClient}, the {@code TetherClient} over HTTP; the
+ * demo agent and the tests use it directly.
  *
  * <p>Every call returns a {@link CompletableFuture} that fails with {@link HttpError} for a
  * non-2xx answer (carrying the API's error code) or with an {@link IOException} when the host
@@ -52,12 +57,6 @@ final class TetherHttpClient implements AutoCloseable {
       this.imageIndex = imageIndex;
     }
   }
-
-  /** The answer to a POST: the frame's id, session id and seq. */
-  record Accepted(String msgId, String sessionId, long ingressSeq) {}
-
-  /** A page of a poll. */
-  record Page(List<Frame> frames, long nextSeq, boolean timedOut, boolean gap, long oldestSeq) {}
 
   /** The cap on answers that are not pages (a POST's receipt, health): small JSON documents. */
   private static final int MAX_SMALL_RESPONSE_BYTES = 1 << 20;
@@ -141,7 +140,7 @@ final class TetherHttpClient implements AutoCloseable {
   }
 
   /** The frames of {@code page} with every blob ref made inline, fetching the blobs from the host. */
-  private CompletableFuture<Page> inlineRefs(String instance, Page page) {
+  private CompletableFuture<FramePage> inlineRefs(String instance, FramePage page) {
     java.util.Map<String, CompletableFuture<byte[]>> fetches = new java.util.LinkedHashMap<>();
     for (Frame f : page.frames()) {
       for (dev.tether.api.ImageRefs.Ref ref : refsOrNone(f)) {
@@ -169,7 +168,7 @@ final class TetherHttpClient implements AutoCloseable {
           frames.add(f); // a blob gone since: the reader gets the ref, which it can report
         }
       }
-      return new Page(frames, page.nextSeq(), page.timedOut(), page.gap(), page.oldestSeq());
+      return new FramePage(frames, page.nextSeq(), page.timedOut(), page.gap(), page.oldestSeq());
     });
   }
 
@@ -182,16 +181,16 @@ final class TetherHttpClient implements AutoCloseable {
   }
 
   /** POSTs one frame's wire bytes to {@code instance}. */
-  CompletableFuture<Accepted> send(String instance, byte[] frameJson) {
+  CompletableFuture<SendReceipt> send(String instance, byte[] frameJson) {
     Request r = request(HttpMethod.POST, path(instance, ""))
         .body(new BytesRequestContent("application/json", frameJson))
         .timeout(60, TimeUnit.SECONDS);
-    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(node -> new Accepted(
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(node -> new SendReceipt(
         node.path("msg_id").asText(), node.path("session_id").asText(), node.path("ingress_seq").asLong()));
   }
 
   /** POSTs {@code frame}, its images as blob refs when {@link #blobImages(boolean)} is set. */
-  CompletableFuture<Accepted> send(String instance, Frame frame) {
+  CompletableFuture<SendReceipt> send(String instance, Frame frame) {
     if (!blobImages || refsOrNone(frame).size() == imageCount(frame)) {
       return send(instance, FrameCodec.standard().write(frame));
     }
@@ -240,7 +239,7 @@ final class TetherHttpClient implements AutoCloseable {
    * Polls {@code instance}. Null filters are left out (the server's defaults apply); use
    * {@code "*"} for any channel or session.
    */
-  CompletableFuture<Page> poll(String instance, String channel, String sessionId, long afterSeq, int limit,
+  CompletableFuture<FramePage> poll(String instance, String channel, String sessionId, long afterSeq, int limit,
       long waitMs, Collection<String> types, String replyToMsgId) {
     StringBuilder q = new StringBuilder("?after_seq=").append(afterSeq).append("&wait_ms=").append(waitMs);
     param(q, "channel", channel);
@@ -282,7 +281,7 @@ final class TetherHttpClient implements AutoCloseable {
    * skipped without decoding its strings, and read by the codec (which checks it like any frame
    * from the wire). Nothing is re-encoded and no tree of the page is built.
    */
-  private static Page page(ContentResponse response) {
+  private static FramePage page(ContentResponse response) {
     requireSuccess(response);
     byte[] body = response.getContent();
     List<Frame> frames = new ArrayList<>();
@@ -323,7 +322,7 @@ final class TetherHttpClient implements AutoCloseable {
     } catch (TetherException e) {
       throw badPage(response, "a frame in the page is invalid: " + e.getMessage());
     }
-    return new Page(frames, nextSeq, timedOut, gap, oldestSeq);
+    return new FramePage(frames, nextSeq, timedOut, gap, oldestSeq);
   }
 
   private static java.util.concurrent.CompletionException badPage(ContentResponse response, String why) {

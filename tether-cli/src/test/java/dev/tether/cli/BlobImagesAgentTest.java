@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,7 +94,7 @@ class BlobImagesAgentTest {
     assertTrue(chart.endsWith(".png") && done.at("/payload/images/0/data").isMissingNode(), "the chart is a ref: " + done);
     assertTrue(Files.isRegularFile(workspace.resolve(".aegis/blobs").resolve(chart)), "where the reference clients read it");
 
-    TetherHttpClient.Page page = hostClient.poll("vm", "*", "*", 0, 50, 0, List.of("assistant.done"), null).get(30, TimeUnit.SECONDS);
+    FramePage page = hostClient.poll("vm", "*", "*", 0, 50, 0, List.of("assistant.done"), null).get(30, TimeUnit.SECONDS);
     Frame inline = page.frames().get(0);
     Payload.AssistantDone payload = (Payload.AssistantDone) inline.payloadView();
     assertEquals(1, payload.images().size());
@@ -101,9 +102,8 @@ class BlobImagesAgentTest {
     assertEquals(chart.substring(0, 64), BlobFiles.sha256Hex(java.util.Base64.getDecoder().decode(payload.images().get(0).data())));
 
     // tether mcp's tether_read: the chart becomes an MCP image item although the ring holds a ref.
-    dev.tether.mcp.ReadResult read = new HttpTetherClient(hostClient).read("vm",
-        new dev.tether.mcp.ReadRequest("s", 0, 50, 0, List.of("assistant.done"), java.util.Optional.empty())).get(30, TimeUnit.SECONDS);
-    List<dev.tether.llm.McpContent> content = new dev.tether.llm.McpReadResult(read.frames(), read.nextSeq(), false).toContent();
+    List<dev.tether.llm.McpContent> content = McpReads.content(McpReads.call(new HttpTetherClient(hostClient),
+        java.util.Map.of("instance", "vm", "session_id", "s", "types", List.of("assistant.done"))).get(30, TimeUnit.SECONDS));
     assertTrue(content.stream().anyMatch(c -> c instanceof dev.tether.llm.McpContent.Image i && i.mimeType().equals("image/png")),
         content.toString());
   }

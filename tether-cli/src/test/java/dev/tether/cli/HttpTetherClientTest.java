@@ -11,12 +11,15 @@ import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
-import dev.tether.mcp.ReadRequest;
-import dev.tether.mcp.ReadResult;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.llm.McpReadResult;
 import dev.tether.store.MemoryTetherStore;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The MCP tools' remote client against an in-process server on a real socket. */
+/** The TetherClient over HTTP, and the MCP tools' read over it, against an in-process server on a real socket. */
 class HttpTetherClientTest {
   @TempDir Path dir;
   private TetherServer server;
@@ -42,7 +45,7 @@ class HttpTetherClientTest {
 
   @AfterEach
   void stop() {
-    http.close();
+    client.close();
     server.close();
   }
 
@@ -50,11 +53,11 @@ class HttpTetherClientTest {
   void read_waitsPastTheSessionsOwnMessages_forTheAgentsAnswer() throws Exception {
     var receipt = client.send("vm", Fixtures.userMessage("s", "first")).get(10, TimeUnit.SECONDS);
     assertEquals(1, receipt.ingressSeq());
-    CompletableFuture<ReadResult> read = client.read("vm", new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
+    CompletableFuture<CallToolResult> read = McpReads.call(client, Map.of("instance", "vm", "session_id", "s", "wait_ms", 30_000));
     // Only our own message so far: the read must keep waiting, not return it.
     client.send("vm", Fixtures.userMessage("s", "second")).get(10, TimeUnit.SECONDS);
     server.store().append("vm", Frames.assistantDone(SessionKey.host("s"), receipt.msgId(), "answer", List.of()));
-    ReadResult r = read.get(20, TimeUnit.SECONDS);
+    McpReadResult r = McpReads.parsed(read.get(20, TimeUnit.SECONDS));
     assertEquals(1, r.frames().size(), r.toString());
     assertEquals("assistant.done", r.frames().get(0).type());
     assertEquals(3, r.nextSeq());
@@ -63,8 +66,7 @@ class HttpTetherClientTest {
   @Test
   void read_withoutWait_returnsOnlyEgressAndAdvancesPastOwnMessages() throws Exception {
     client.send("vm", Fixtures.userMessage("s", "mine")).get(10, TimeUnit.SECONDS);
-    ReadResult r = client.read("vm", new ReadRequest("s", 0, 50, 0, List.of(), Optional.empty()))
-        .get(10, TimeUnit.SECONDS);
+    McpReadResult r = McpReads.parsed(McpReads.call(client, Map.of("instance", "vm", "session_id", "s")).get(10, TimeUnit.SECONDS));
     assertTrue(r.frames().isEmpty());
     assertEquals(1, r.nextSeq());
   }
@@ -80,10 +82,10 @@ class HttpTetherClientTest {
   }
 
   @Test
-  void cancellingARead_endsItAtOnce_andTheServersWaitEndsByItsOwnTimeout() throws Exception {
+  void cancellingAPoll_endsItAtOnce_andTheServersWaitEndsByItsOwnTimeout() throws Exception {
     // The server does not notice a client that went away while a GET waits (HTTP/1.1 has no read
     // interest then); its wait holds no thread and ends when wait_ms does.
-    CompletableFuture<ReadResult> read = client.read("vm", new ReadRequest("s", 0, 50, 1500, List.of(), Optional.empty()));
+    CompletableFuture<FramePage> read = client.poll("vm", new PollRequest("host", "s", 0, 50, 1500, Set.of(), null));
     for (int i = 0; i < 2000 && server.handler().waitsInProgress() == 0; i++) {
       Thread.sleep(5);
     }
@@ -132,7 +134,7 @@ class HttpTetherClientTest {
       try (TetherHttpClient remote = new TetherHttpClient(new Address.Tcp("127.0.0.1", host.getAddress().getPort()), "t")) {
         HttpTetherClient refused = new HttpTetherClient(remote);
         for (CompletableFuture<?> call : List.of(
-            refused.read("vm", new ReadRequest("s", 0, 50, 0, List.of(), Optional.empty())),
+            refused.poll("vm", PollRequest.channel("host", 0, 0)),
             refused.send("vm", Fixtures.userMessage("s", "hi")))) {
           ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS), c.toString());
           TetherException refusal = assertInstanceOf(TetherException.class, e.getCause(), c.toString());
@@ -154,10 +156,10 @@ class HttpTetherClientTest {
       for (int i = 1; i <= 3; i++) {
         reader.send("vm", Fixtures.userMessage("s", "q" + i)).get(10, TimeUnit.SECONDS);
       }
-      CompletableFuture<ReadResult> read = reader.read("vm", new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
+      CompletableFuture<CallToolResult> read = McpReads.call(reader, Map.of("instance", "vm", "session_id", "s", "wait_ms", 30_000));
       Thread.sleep(200);
       small.append("vm", Frames.assistantDone(SessionKey.host("s"), "host-1", "answer", List.of()));
-      ReadResult r = read.get(20, TimeUnit.SECONDS);
+      McpReadResult r = McpReads.parsed(read.get(20, TimeUnit.SECONDS));
       assertEquals(1, r.frames().size(), r.toString());
       assertTrue(r.gap(), "a later round overwrote the gap: " + r);
       assertEquals(2, r.oldestSeq());
@@ -169,9 +171,36 @@ class HttpTetherClientTest {
     for (int i = 0; i < 3; i++) {
       server.store().append("vm", Frames.assistantDone(SessionKey.host("s"), "m-" + i, "z".repeat(27_000_000), List.of()));
     }
-    ReadResult r = client.read("vm", new ReadRequest("s", 0, 50, 0, List.of(), Optional.empty())).get(60, TimeUnit.SECONDS);
+    FramePage r = client.poll("vm", PollRequest.channel("host", 0, 0)).get(60, TimeUnit.SECONDS);
     assertEquals(3, r.frames().size());
     assertEquals(3, r.nextSeq());
+  }
+
+  @Test
+  void poll_answersExactlyAsTheInProcessClient_forEveryFilter() throws Exception {
+    dev.tether.store.TetherStore store = server.store();
+    store.append("vm", Frames.hostUserMessage("s", "q", List.of()));
+    store.append("vm", Frames.assistantDelta(SessionKey.host("s"), "m-1", "part"));
+    store.append("vm", Frames.assistantDone(SessionKey.host("s"), "m-1", "for m-1", List.of()));
+    store.append("vm", Frames.assistantDone(SessionKey.host("t"), "m-2", "for m-2", List.of()));
+    store.append("vm", Frames.assistantDone(new SessionKey("telegram", "42"), "m-3", "telegram", List.of()));
+    dev.tether.store.StoreTetherClient inProcess = dev.tether.store.StoreTetherClient.of(store);
+    List<PollRequest> polls = List.of(
+        new PollRequest(null, null, 0, 50, 0, Set.of(), null),
+        new PollRequest("host", null, 0, 50, 0, Set.of(), null),
+        new PollRequest(null, "42", 0, 50, 0, Set.of(), null),
+        new PollRequest("host", "s", 1, 1, 0, Set.of(), null),
+        new PollRequest("host", "s", 0, 50, 0, Set.of("assistant.done"), "m-1"),
+        new PollRequest("host", "t", 5, 50, 50, Set.of(), null));
+    for (PollRequest poll : polls) {
+      FramePage local = inProcess.poll("vm", poll).get(10, TimeUnit.SECONDS);
+      FramePage remote = client.poll("vm", poll).get(10, TimeUnit.SECONDS);
+      assertEquals(local.frames().stream().map(f -> f.seq()).toList(), remote.frames().stream().map(f -> f.seq()).toList(), poll.toString());
+      assertEquals(local.frames(), remote.frames(), poll.toString());
+      assertEquals(List.of(local.nextSeq(), local.timedOut(), local.gap(), local.oldestSeq()),
+          List.of(remote.nextSeq(), remote.timedOut(), remote.gap(), remote.oldestSeq()), poll.toString());
+    }
+    assertEquals(5, client.poll("vm", polls.get(0)).get(10, TimeUnit.SECONDS).frames().size(), "null channel and session mean any");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,7 +93,7 @@ class LoadTest {
             var accepted = client.send(INSTANCE, Fixtures.userMessage(session, text)).get(30, TimeUnit.SECONDS);
             long cursor = accepted.ingressSeq();
             while (true) {
-              TetherHttpClient.Page page = client.poll(INSTANCE, "host", session, cursor, 0, 30_000,
+              FramePage page = client.poll(INSTANCE, "host", session, cursor, 0, 30_000,
                   List.of(FrameTypes.ASSISTANT_DONE), accepted.msgId()).get(60, TimeUnit.SECONDS);
               if (!page.frames().isEmpty()) {
                 latencies.add(System.nanoTime() - t0);

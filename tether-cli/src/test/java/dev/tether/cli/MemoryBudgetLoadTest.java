@@ -66,7 +66,7 @@ class MemoryBudgetLoadTest {
       long t0 = System.nanoTime();
       for (int i = 0; i < POSTS; i++) {
         String path = "/v1/instances/big-" + i + "/tether";
-        replies.add(senders.submit(() -> http.post(path, big)));
+        replies.add(senders.submit(() -> http.postReadingEarlyAnswer(path, big)));
       }
       for (Future<RawHttp.Reply> f : replies) {
         RawHttp.Reply r = f.get(300, TimeUnit.SECONDS); // every request is answered
@@ -82,15 +82,19 @@ class MemoryBudgetLoadTest {
       long rssKb = kb(serve.pid(), "VmRSS");
       String health = http.get("/v1/health").body().strip();
       String log = serve.stderrText().substring(logStart);
+      // Measured as "before" was: after the same warm-up, so both compare a settled daemon (the
+      // first probes after the load also pay for the collector catching up; reported, not judged).
+      double firstAfter = probe(http, PROBES);
       double after = probe(http, PROBES);
 
       String report = String.format(Locale.ROOT,
           "serve -Xmx%dm, %s%n%d POSTs of %.1f MB to distinct instances, %d at a time, in %.1f s: statuses %s%n"
               + "RSS after %d MiB, peak (VmHWM) %d MiB, limit %d MiB (heap + 25%%)%n"
-              + "small POST+poll median: before %.2f ms, after %.2f ms (%.2fx)%nhealth after: %s%n"
+              + "small POST+poll median: before %.2f ms, after %.2f ms (%.2fx; the first %d probes after the load: %.2f ms)%n"
+              + "health after: %s%n"
               + "daemon stderr during the load: %d chars%n",
           HEAP_MIB, limits, POSTS, big.length / 1e6, SENDERS, loadSeconds, statuses, rssKb / 1024, peakKb / 1024,
-          HEAP_MIB * 5 / 4, before, after, after / before, health, log.length());
+          HEAP_MIB * 5 / 4, before, after, after / before, PROBES, firstAfter, health, log.length());
       System.out.print(report);
       Files.writeString(Path.of("target", "memory-budget-load.txt"), report);
       assertTrue(bad.isEmpty(), "every answer is 2xx or a JSON 5xx: " + bad);

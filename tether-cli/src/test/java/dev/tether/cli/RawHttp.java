@@ -57,6 +57,29 @@ final class RawHttp implements AutoCloseable {
     return reply(request(path).method(HttpMethod.POST).body(new BytesRequestContent("application/json", body)).send());
   }
 
+  /**
+   * POSTs {@code body} and returns the server's answer also when the server answers early (a 503
+   * or 413 before the body is read) and closes while this client still sends: the response is
+   * read concurrently with the upload, and a failed write after a complete answer (EPIPE,
+   * "Broken pipe", or a reset) does not hide that answer. Fails only when no answer arrived.
+   */
+  Reply postReadingEarlyAnswer(String path, byte[] body) throws Exception {
+    java.util.concurrent.CompletableFuture<Reply> answer = new java.util.concurrent.CompletableFuture<>();
+    request(path).method(HttpMethod.POST).body(new BytesRequestContent("application/json", body))
+        .send(new org.eclipse.jetty.client.BufferingResponseListener(1 << 20) {
+          @Override
+          public void onComplete(org.eclipse.jetty.client.Result result) {
+            if (result.getResponseFailure() == null && result.getResponse().getStatus() > 0) {
+              // The answer is whole: a request failure now is only the rest of the upload refused.
+              answer.complete(new Reply(result.getResponse().getStatus(), getContentAsString(), getContent(), getMediaType()));
+            } else {
+              answer.completeExceptionally(result.getFailure());
+            }
+          }
+        });
+    return answer.get(120, TimeUnit.SECONDS);
+  }
+
   Reply method(String method, String path) throws Exception {
     return reply(request(path).method(method).send());
   }

@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,7 +119,7 @@ class TetherE2eTest {
       serve.awaitStderr("listening on", START_MS);
       var after = client.send(INSTANCE, Fixtures.userMessage("default", "after restart")).get(30, TimeUnit.SECONDS);
       assertEquals(4, after.ingressSeq(), "seq continues after the journal's high-water mark");
-      TetherHttpClient.Page page = client.poll(INSTANCE, null, null, 0, 0, 0, null, null).get(30, TimeUnit.SECONDS);
+      FramePage page = client.poll(INSTANCE, null, null, 0, 0, 0, null, null).get(30, TimeUnit.SECONDS);
       assertEquals(4, page.frames().size());
       for (int i = 0; i < 3; i++) {
         Frame f = page.frames().get(i);
@@ -165,7 +166,7 @@ class TetherE2eTest {
       List<Frame> frames = new ArrayList<>();
       long cursor = accepted.ingressSeq();
       for (int i = 0; i < 40 && frames.stream().noneMatch(f -> f.type().equals(FrameTypes.ASSISTANT_DONE)); i++) {
-        TetherHttpClient.Page page =
+        FramePage page =
             client.poll("default", "host", "one", cursor, 0, 10_000, null, accepted.msgId()).get(60, TimeUnit.SECONDS);
         frames.addAll(page.frames());
         cursor = page.nextSeq();
@@ -179,7 +180,7 @@ class TetherE2eTest {
     List<Frame> frames = new ArrayList<>();
     long cursor = afterSeq;
     for (int i = 0; i < 40; i++) {
-      TetherHttpClient.Page page = client.poll(INSTANCE, "host", session, cursor, 0, 10_000, null, msgId).get(60, TimeUnit.SECONDS);
+      FramePage page = client.poll(INSTANCE, "host", session, cursor, 0, 10_000, null, msgId).get(60, TimeUnit.SECONDS);
       frames.addAll(page.frames());
       cursor = page.nextSeq();
       if (frames.stream().anyMatch(f -> f.type().equals(FrameTypes.ASSISTANT_DONE))) {

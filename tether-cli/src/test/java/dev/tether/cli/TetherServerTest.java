@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -188,13 +189,13 @@ class TetherServerTest {
   @Test
   void poll_longPollIsAnsweredByALaterFrame() throws Exception {
     try (TetherHttpClient client = new TetherHttpClient(address, null)) {
-      CompletableFuture<TetherHttpClient.Page> poll =
+      CompletableFuture<FramePage> poll =
           client.poll("vm1", null, null, 0, 0, 30_000, List.of("assistant.done"), null);
       awaitWaits(1);
       assertFalse(poll.isDone());
       client.send("vm1", Frames.assistantDelta(SessionKey.host("default"), "m", "not this")).get(10, TimeUnit.SECONDS);
       client.send("vm1", Frames.assistantDone(SessionKey.host("default"), "m", "this", List.of())).get(10, TimeUnit.SECONDS);
-      TetherHttpClient.Page page = poll.get(20, TimeUnit.SECONDS);
+      FramePage page = poll.get(20, TimeUnit.SECONDS);
       assertFalse(page.timedOut());
       assertEquals(1, page.frames().size());
       assertEquals("assistant.done", page.frames().get(0).type());
@@ -214,14 +215,14 @@ class TetherServerTest {
   @Test
   void shutdown_answersPollsInProgressInsteadOfCuttingThem() throws Exception {
     try (TetherHttpClient client = new TetherHttpClient(address, null)) {
-      List<CompletableFuture<TetherHttpClient.Page>> polls = new ArrayList<>();
+      List<CompletableFuture<FramePage>> polls = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         polls.add(client.poll("vm1", null, null, 7, 0, 30_000, null, null));
       }
       awaitWaits(5);
       server.close();
-      for (CompletableFuture<TetherHttpClient.Page> p : polls) {
-        TetherHttpClient.Page page = p.get(20, TimeUnit.SECONDS);
+      for (CompletableFuture<FramePage> p : polls) {
+        FramePage page = p.get(20, TimeUnit.SECONDS);
         assertTrue(page.timedOut());
         assertEquals(7, page.nextSeq());
       }

@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.client.SendReceipt;
+import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,10 +88,10 @@ class TwoServesOnNatsTest {
   void postOnOne_isReturnedByAPollOnTheOther_withTheSameSeq() throws Exception {
     String vm = instance("same-seq");
     for (int i = 0; i < 5; i++) {
-      TetherHttpClient.Accepted accepted = (i % 2 == 0 ? a : b)
+      SendReceipt accepted = (i % 2 == 0 ? a : b)
           .send(vm, Fixtures.userMessage("s1", "hello " + i)).get(60, TimeUnit.SECONDS);
       TetherHttpClient other = i % 2 == 0 ? b : a;
-      TetherHttpClient.Page page = other.poll(vm, "host", "s1", accepted.ingressSeq() - 1, 0, 0, null, null)
+      FramePage page = other.poll(vm, "host", "s1", accepted.ingressSeq() - 1, 0, 0, null, null)
           .get(60, TimeUnit.SECONDS);
       assertEquals(1, page.frames().size(), "poll without wait, right after the POST elsewhere");
       Frame f = page.frames().get(0);
@@ -104,13 +106,13 @@ class TwoServesOnNatsTest {
     long cursor = a.send(vm, Fixtures.userMessage("w", "opens the instance")).get(60, TimeUnit.SECONDS).ingressSeq();
     for (int round = 0; round < 3; round++) {
       int held = b.waitsHeld().get(10, TimeUnit.SECONDS);
-      CompletableFuture<TetherHttpClient.Page> poll = b.poll(vm, "host", "w", cursor, 0, 20_000, null, null);
+      CompletableFuture<FramePage> poll = b.poll(vm, "host", "w", cursor, 0, 20_000, null, null);
       for (int i = 0; i < 200 && b.waitsHeld().get(10, TimeUnit.SECONDS) <= held; i++) {
         Thread.sleep(25);
       }
       long t0 = System.nanoTime();
-      TetherHttpClient.Accepted accepted = a.send(vm, Fixtures.userMessage("w", "wake " + round)).get(60, TimeUnit.SECONDS);
-      TetherHttpClient.Page page = poll.get(60, TimeUnit.SECONDS);
+      SendReceipt accepted = a.send(vm, Fixtures.userMessage("w", "wake " + round)).get(60, TimeUnit.SECONDS);
+      FramePage page = poll.get(60, TimeUnit.SECONDS);
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       assertEquals(accepted.ingressSeq(), page.frames().get(0).seq());
       assertTrue(ms < 1000, "the long-poll on B returned " + ms + " ms after the POST on A");
@@ -123,7 +125,7 @@ class TwoServesOnNatsTest {
     String vm = instance("fan");
     long start = a.send(vm, Fixtures.userMessage("opener", "opens the instance")).get(60, TimeUnit.SECONDS).ingressSeq();
     int before = b.waitsHeld().get(10, TimeUnit.SECONDS);
-    List<CompletableFuture<TetherHttpClient.Page>> polls = new ArrayList<>();
+    List<CompletableFuture<FramePage>> polls = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       polls.add(b.poll(vm, "host", "s" + i, start, 0, 30_000, null, null));
     }
@@ -131,13 +133,13 @@ class TwoServesOnNatsTest {
       Thread.sleep(25);
     }
     assertTrue(b.waitsHeld().get(10, TimeUnit.SECONDS) >= before + 200, "B holds the 200 long-polls");
-    List<CompletableFuture<TetherHttpClient.Accepted>> posts = new ArrayList<>();
+    List<CompletableFuture<SendReceipt>> posts = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       posts.add(a.send(vm, Fixtures.userMessage("s" + i, "for s" + i)));
     }
     for (int i = 0; i < 200; i++) {
-      TetherHttpClient.Accepted accepted = posts.get(i).get(60, TimeUnit.SECONDS);
-      TetherHttpClient.Page page = polls.get(i).get(60, TimeUnit.SECONDS);
+      SendReceipt accepted = posts.get(i).get(60, TimeUnit.SECONDS);
+      FramePage page = polls.get(i).get(60, TimeUnit.SECONDS);
       assertEquals(1, page.frames().size(), "poll " + i);
       Frame f = page.frames().get(0);
       assertEquals("s" + i, f.session().orElseThrow().id());

@@ -22,6 +22,7 @@ import dev.tether.coven.internal.proto.Shutdown;
 import dev.tether.coven.internal.proto.ToolState;
 import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import io.grpc.Status;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -52,7 +53,7 @@ class CovenAgentTest {
   @BeforeEach
   void setUp() throws Exception {
     store = MemoryTetherStore.create();
-    client = new StoreTetherClient(store);
+    client = StoreTetherClient.of(store);
     scripted = new ScriptedAgent(store, INSTANCE);
     gateway = FakeGateway.start();
     listener = new RecordingListener();

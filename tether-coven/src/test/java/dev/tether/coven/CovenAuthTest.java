@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import io.grpc.Metadata;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class CovenAuthTest {
 
   CovenAgent start(CovenCredentials credentials) throws Exception {
     agent = CovenAgent.builder().gateway(gateway.target()).plaintext().credentials(credentials).agentId("auth-agent")
-        .tether(new StoreTetherClient(store), "vm1").reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(300))
+        .tether(StoreTetherClient.of(store), "vm1").reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(300))
         .listener(listener).build();
     agent.start();
     return agent;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class CovenTlsTest {
         ScriptedAgent scripted = new ScriptedAgent(store, "vm1");
         FakeGateway gateway = FakeGateway.startTls(ca[0].toFile(), ca[1].toFile());
         CovenAgent agent = CovenAgent.builder().gateway(gateway.target()).tls(ca[0]).agentId("tls-agent")
-            .tether(new StoreTetherClient(store), "vm1").build()) {
+            .tether(StoreTetherClient.of(store), "vm1").build()) {
       agent.start();
       FakeGateway.Conn conn = gateway.nextConnection(CovenAgentTest.WAIT);
       assertEquals("tls-agent", conn.next(CovenAgentTest.WAIT).getRegister().getAgentId());
@@ -43,7 +44,7 @@ class CovenTlsTest {
     try (MemoryTetherStore store = MemoryTetherStore.create();
         FakeGateway gateway = FakeGateway.startTls(real[0].toFile(), real[1].toFile());
         CovenAgent agent = CovenAgent.builder().gateway(gateway.target()).tls(other[0]).agentId("tls-agent")
-            .tether(new StoreTetherClient(store), "vm1").reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200))
+            .tether(StoreTetherClient.of(store), "vm1").reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200))
             .listener(listener).build()) {
       agent.start();
       CovenAgentTest.waitFor(() -> listener.lines.stream().filter(l -> l.startsWith("disconnected UNAVAILABLE")).count() >= 2,

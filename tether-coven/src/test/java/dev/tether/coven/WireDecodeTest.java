@@ -8,6 +8,7 @@ import dev.tether.coven.internal.proto.ServerMessage;
 import dev.tether.coven.internal.proto.Shutdown;
 import dev.tether.coven.testing.FakeGateway;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ class WireDecodeTest {
         ScriptedAgent scripted = new ScriptedAgent(store, "vm1");
         FakeGateway gateway = FakeGateway.start()) {
       CovenAgent agent = CovenAgent.builder().gateway(gateway.target()).plaintext().agentId("wire-agent-1").name("wire")
-          .tether(new StoreTetherClient(store), "vm1").heartbeatInterval(Duration.ofMillis(200)).build();
+          .tether(StoreTetherClient.of(store), "vm1").heartbeatInterval(Duration.ofMillis(200)).build();
       agent.start();
       FakeGateway.Conn conn = gateway.nextConnection(CovenAgentTest.WAIT);
       conn.next(CovenAgentTest.WAIT);

@@ -82,7 +82,11 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     return List.copyOf(content);
   }
 
-  /** Replaces one image object with its stub and moves its data to an image item. */
+  /**
+   * Replaces one image object with its stub and moves its data to an image item. A blob ref whose
+   * bytes the reader could not fetch ({@code {"media_type","blob","size"}}) stays as it is, so the
+   * model sees which blob is missing instead of the whole read failing.
+   */
   private static void stubImage(JsonParser p, JsonGenerator g, List<McpContent> content) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       g.copyCurrentStructure(p);
@@ -90,6 +94,8 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     }
     String mediaType = null;
     String data = null;
+    String blob = null;
+    Long size = null;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
@@ -97,9 +103,23 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
         mediaType = p.getText();
       } else if ("data".equals(name) && value == JsonToken.VALUE_STRING) {
         data = p.getText();
+      } else if ("blob".equals(name) && value == JsonToken.VALUE_STRING) {
+        blob = p.getText();
+      } else if ("size".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
+        size = p.getLongValue();
       } else {
         p.skipChildren();
       }
+    }
+    if (mediaType != null && data == null && blob != null) {
+      g.writeStartObject();
+      g.writeStringField("media_type", mediaType);
+      g.writeStringField("blob", blob);
+      if (size != null) {
+        g.writeNumberField("size", size);
+      }
+      g.writeEndObject();
+      return;
     }
     if (mediaType == null || data == null) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME,

@@ -121,23 +121,49 @@ final class McpResultParser {
     return FrameCodec.standard().read(bytes.toByteArray());
   }
 
-  /** Replaces a stub {@code {"_mcp_index": N}} with image item N; other elements are copied. */
+  /**
+   * Replaces a stub {@code {"_mcp_index": N}} with image item N; a blob ref the reader could not
+   * fetch ({@code {"media_type","blob","size"}}) is copied as it is (the codec checks its key).
+   */
   private void restoreImage(JsonParser p, JsonGenerator g) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw McpJson.malformed("payload.images must hold {\"_mcp_index\": N} stubs");
     }
     Integer index = null;
+    String mediaType = null;
+    String blob = null;
+    Long size = null;
+    boolean refField = false;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if (McpJson.STUB_FIELD.equals(name) && value == JsonToken.VALUE_NUMBER_INT
-          && p.getNumberType() == JsonParser.NumberType.INT) {
+          && p.getNumberType() == JsonParser.NumberType.INT && index == null) {
         index = p.getIntValue();
+      } else if ("media_type".equals(name) && value == JsonToken.VALUE_STRING && mediaType == null) {
+        mediaType = p.getText();
+        refField = true;
+      } else if ("blob".equals(name) && value == JsonToken.VALUE_STRING && blob == null) {
+        blob = p.getText();
+        refField = true;
+      } else if ("size".equals(name) && value == JsonToken.VALUE_NUMBER_INT && size == null) {
+        size = p.getLongValue();
+        refField = true;
       } else {
         throw McpJson.malformed("an image stub must be exactly {\"_mcp_index\": N}, but it has '" + name + "'");
       }
     }
-    if (index == null) {
+    if (index == null && mediaType != null && blob != null) {
+      g.writeStartObject();
+      g.writeStringField("media_type", mediaType);
+      g.writeStringField("blob", blob);
+      if (size != null) {
+        g.writeNumberField("size", size);
+      }
+      g.writeEndObject();
+      return;
+    }
+    if (index == null || refField) {
       throw McpJson.malformed("an image stub must be exactly {\"_mcp_index\": N}");
     }
     if (index < 0 || index >= images.size()) {

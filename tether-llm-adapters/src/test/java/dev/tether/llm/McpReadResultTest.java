@@ -186,4 +186,24 @@ class McpReadResultTest {
     McpContent.Image huge = new McpContent.Image("A".repeat(29 << 20), "image/png");
     assertEquals(ErrorCode.FRAME_TOO_LARGE, rejected(doneWith("[{\"_mcp_index\":0}]"), huge).code());
   }
+
+  @Test
+  void aBlobRefTheReaderCouldNotFetch_isShownAsTheRef_andRoundTrips() throws Exception {
+    String key = "ab".repeat(32) + ".png";
+    Frame inline = Frames.assistantDone(SESSION, "req-1", "x", List.of(JPEG)).withSeq(3);
+    McpReadResult result = new McpReadResult(List.of(refOnly(key), inline), 4, false);
+
+    List<McpContent> content = result.toContent();
+
+    assertEquals(2, content.size(), "one image item: the inline JPEG");
+    JsonNode images = MAPPER.readTree(((McpContent.Text) content.get(0)).text()).at("/frames/0/payload/images/0");
+    assertEquals(key, images.get("blob").asText());
+    assertEquals(result, McpReadResult.fromContent(content));
+  }
+
+  private static Frame refOnly(String key) {
+    return dev.tether.api.FrameCodec.standard().read(("{\"v\":1,\"type\":\"assistant.done\",\"seq\":2,"
+        + "\"session\":{\"channel\":\"host\",\"id\":\"s\"},\"reply_to_msg_id\":\"req-1\",\"payload\":{\"text\":\"gone\","
+        + "\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + key + "\",\"size\":8}]}}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

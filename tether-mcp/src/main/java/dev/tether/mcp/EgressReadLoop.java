@@ -1,122 +1,143 @@
 package dev.tether.mcp;
 
 import dev.tether.api.Frame;
+import dev.tether.api.SessionKey;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.client.TetherClient;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The one egress-read loop behind every {@link TetherClient#read}: in-process
- * ({@link StoreTetherClient}) and over HTTP (the application's client) alike.
+ * The one implementation of {@code tether_read}'s read over any {@link TetherClient}, in-process
+ * or over HTTP: egress (guest to host) of one session on the {@code host} channel, never the
+ * session's own {@code user.*}/{@code control.*} frames, with the request's type, reply and limit
+ * filters and its wait.
  *
- * <p>Design. {@code tether_read} returns egress only (guest to host), but stores and the poll
- * endpoint filter by session and type, not direction, so a page may hold only the session's own
- * {@code user.*}/{@code control.*} frames. Those are dropped; when nothing else was on the page and
- * the read may wait, the loop fetches again from the page's {@code next_seq} with what is left of
- * the wait, so it neither returns early nor skips a frame. Each round advances the cursor, so the
- * loop ends. A {@code gap} reported by any round is kept (with the first round's
- * {@code oldest_seq}): a later round never hides that frames were evicted. Cancelling the answer
- * cancels the page in flight. No thread is held while waiting. Thread-safe: each read has its own
- * state.
+ * <p>Design. A poll filters by session and type, not direction, so a page may hold only the
+ * session's own messages. Those are dropped; when nothing else was on the page and the read may
+ * wait, the loop polls again from the page's {@code next_seq} with what is left of the wait, so it
+ * neither returns early nor skips a frame. Each round advances the cursor, so the loop ends. A
+ * {@code gap} reported by any round is kept (with the first such round's {@code oldest_seq}): a
+ * later round never hides that frames were evicted. Cancelling the answer cancels the poll in
+ * flight (a store wait is removed, an HTTP request aborted). No thread is held while waiting: the
+ * next round is started from the completion of the previous one, on whichever thread completed
+ * it, and only starts a poll (it never blocks). Thread-safe: each read has its own state.
  */
-public final class EgressReadLoop {
-  /** Fetches one page of frames after {@code afterSeq}, unfiltered by direction. */
-  @FunctionalInterface
-  public interface Pages {
-    /**
-     * @param afterSeq the cursor
-     * @param waitNanos how long the page may wait for a matching frame; 0 for an immediate answer
-     * @return the page; a failure completes the read with that failure
-     */
-    CompletableFuture<ReadResult> fetch(long afterSeq, long waitNanos);
-  }
-
+final class EgressReadLoop {
   private EgressReadLoop() {}
 
-  /**
-   * {@code source} mapped to a page, with failures passed through {@code onFailure}; cancelling
-   * the page cancels {@code source} (a store wait is removed, an HTTP poll aborted).
-   */
-  public static <T> CompletableFuture<ReadResult> page(CompletableFuture<T> source, Function<? super T, ReadResult> map,
-      Function<Throwable, Throwable> onFailure) {
-    CompletableFuture<ReadResult> page = new CompletableFuture<>();
-    source.whenComplete((value, failure) -> {
-      if (failure != null) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        page.completeExceptionally(onFailure.apply(cause));
-        return;
-      }
-      try {
-        page.complete(map.apply(value));
-      } catch (RuntimeException e) {
-        page.completeExceptionally(e);
-      }
-    });
-    page.whenComplete((r, t) -> {
-      if (page.isCancelled()) {
-        source.cancel(false);
-      }
-    });
-    return page;
+  /** Reads {@code request}'s egress of {@code instance} through {@code client}. */
+  static CompletableFuture<FramePage> read(TetherClient client, String instance, ReadRequest request) {
+    return read(client, instance, request, System::nanoTime);
   }
 
-  /** Reads {@code request}'s egress through {@code pages}, timing the wait with {@code nanoTime}. */
-  public static CompletableFuture<ReadResult> read(ReadRequest request, Pages pages, LongSupplier nanoTime) {
+  /** As {@link #read(TetherClient, String, ReadRequest)}, timing the wait with {@code nanoTime}. */
+  static CompletableFuture<FramePage> read(TetherClient client, String instance, ReadRequest request, LongSupplier nanoTime) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(instance, "instance");
     Objects.requireNonNull(request, "request");
-    Objects.requireNonNull(pages, "pages");
     Objects.requireNonNull(nanoTime, "nanoTime");
-    CompletableFuture<ReadResult> answer = new CompletableFuture<>();
-    AtomicReference<CompletableFuture<ReadResult>> pending = new AtomicReference<>();
+    CompletableFuture<FramePage> answer = new CompletableFuture<>();
+    AtomicReference<CompletableFuture<FramePage>> pending = new AtomicReference<>();
     answer.whenComplete((r, t) -> {
-      CompletableFuture<ReadResult> page = pending.get();
+      CompletableFuture<FramePage> page = pending.get();
       if (answer.isCancelled() && page != null) {
         page.cancel(false);
       }
     });
-    boolean waits = request.waitMs() > 0;
     long deadline = nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(request.waitMs());
-    new Round(pages, nanoTime, waits, deadline, answer, pending).fetch(request.afterSeq(), false, 0);
+    new Read(client, instance, request, nanoTime, deadline, answer, pending).round(request.afterSeq(), false, 0);
     return answer;
   }
 
-  private record Round(Pages pages, LongSupplier nanoTime, boolean waits, long deadline,
-      CompletableFuture<ReadResult> answer, AtomicReference<CompletableFuture<ReadResult>> pending) {
+  /** The poll of one round: the request's filters on the host channel, from {@code afterSeq}. */
+  static PollRequest poll(ReadRequest request, long afterSeq, long waitMs) {
+    return new PollRequest(SessionKey.HOST_CHANNEL, request.sessionId(), afterSeq, request.limit(), waitMs,
+        Set.copyOf(request.types()), request.replyToMsgId().orElse(null));
+  }
 
-    void fetch(long afterSeq, boolean gapSoFar, long oldestSoFar) {
-      long remaining = waits ? Math.max(0, deadline - nanoTime.getAsLong()) : 0;
-      CompletableFuture<ReadResult> page;
-      try {
-        page = pages.fetch(afterSeq, remaining);
-      } catch (RuntimeException e) {
-        answer.completeExceptionally(e);
-        return;
-      }
-      pending.set(page);
-      if (answer.isCancelled()) {
-        page.cancel(false);
-        return;
-      }
-      page.whenComplete((result, failure) -> {
-        if (failure != null) {
-          answer.completeExceptionally(failure);
+  /** Where the next round starts, and what earlier rounds saw of evicted frames. */
+  private record Cursor(long afterSeq, boolean gapSoFar, long oldestSoFar) {}
+
+  private record Read(TetherClient client, String instance, ReadRequest request, LongSupplier nanoTime, long deadline,
+      CompletableFuture<FramePage> answer, AtomicReference<CompletableFuture<FramePage>> pending) {
+
+    /**
+     * Runs rounds from {@code cursor}. A page that is already complete (frames were there) is
+     * handled in this loop, not in a callback, so a long run of the session's own messages read
+     * a page at a time never deepens the stack; a page still waiting continues from its
+     * completion.
+     */
+    void round(long afterSeq, boolean gapSoFar, long oldestSoFar) {
+      Cursor cursor = new Cursor(afterSeq, gapSoFar, oldestSoFar);
+      while (cursor != null) {
+        CompletableFuture<FramePage> page;
+        try {
+          page = client.poll(instance, poll(request, cursor.afterSeq(), waitMs()));
+        } catch (RuntimeException e) {
+          answer.completeExceptionally(e);
           return;
         }
-        boolean gap = gapSoFar || result.gap();
-        long oldest = gapSoFar ? oldestSoFar : result.oldestSeq();
-        List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
-        boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
-        if (onlyOwnMessages && waits && deadline - nanoTime.getAsLong() > 0) {
-          fetch(result.nextSeq(), gap, oldest);
+        pending.set(page);
+        if (answer.isDone()) {
+          page.cancel(false);
           return;
         }
-        boolean timedOut = result.timedOut() || (onlyOwnMessages && waits);
-        answer.complete(new ReadResult(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
-      });
+        if (!page.isDone()) {
+          Cursor from = cursor;
+          page.whenComplete((result, failure) -> {
+            Cursor next = handle(from, result, failure);
+            if (next != null) {
+              round(next.afterSeq(), next.gapSoFar(), next.oldestSoFar());
+            }
+          });
+          return;
+        }
+        FramePage result = null;
+        Throwable failure = null;
+        try {
+          result = page.join();
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+          failure = e;
+        }
+        cursor = handle(cursor, result, failure);
+      }
+    }
+
+    /** What is left of the wait, rounded up: a wait of 0 would answer at once and end the read early. */
+    private long waitMs() {
+      if (request.waitMs() == 0) {
+        return 0;
+      }
+      long leftNanos = Math.max(0, deadline - nanoTime.getAsLong());
+      return Math.min(PollRequest.MAX_WAIT_MS, TimeUnit.NANOSECONDS.toMillis(leftNanos + 999_999));
+    }
+
+    /** Completes the answer from one page, or returns where the next round starts. */
+    private Cursor handle(Cursor from, FramePage result, Throwable failure) {
+      if (failure != null) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        answer.completeExceptionally(cause);
+        return null;
+      }
+      boolean gap = from.gapSoFar() || result.gap();
+      long oldest = from.gapSoFar() ? from.oldestSoFar() : result.oldestSeq();
+      List<Frame> egress = result.frames().stream().filter(f -> !f.isHostToGuest()).toList();
+      boolean onlyOwnMessages = egress.isEmpty() && !result.frames().isEmpty();
+      boolean timeLeft = request.waitMs() > 0 && deadline - nanoTime.getAsLong() > 0;
+      if (onlyOwnMessages && timeLeft && !answer.isDone()) {
+        return new Cursor(result.nextSeq(), gap, oldest);
+      }
+      boolean timedOut = result.timedOut() || (onlyOwnMessages && request.waitMs() > 0);
+      answer.complete(new FramePage(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
+      return null;
     }
   }
 }

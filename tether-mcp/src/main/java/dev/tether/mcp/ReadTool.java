@@ -1,6 +1,8 @@
 package dev.tether.mcp;
 
 import dev.tether.api.SessionKey;
+import dev.tether.client.FramePage;
+import dev.tether.client.TetherClient;
 import dev.tether.llm.McpContent;
 import dev.tether.llm.McpReadResult;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -16,11 +18,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code tether_read}: reads a session's egress through the {@link TetherClient} (long-polling
- * without holding a thread) and turns it into MCP content with the adapters module's
+ * {@code tether_read}: reads a session's egress through the {@link TetherClient} with the
+ * {@link EgressReadLoop} (long-polling without holding a thread) and turns it into MCP content with the adapters module's
  * {@link McpReadResult}: the JSON text with {@code _mcp_index} stubs (and {@code gap} /
- * {@code oldest_seq} when the store reports evicted frames), then one image item per image.
- * Thread-safe.
+ * {@code oldest_seq} when the store reports evicted frames), then one image item per image. Images
+ * stored as blob refs arrive inline when the client can read their blobs (see the client's
+ * Javadoc); the result is built on the thread that completes the poll. Thread-safe.
  */
 final class ReadTool {
   static final String NAME = "tether_read";
@@ -47,10 +50,10 @@ final class ReadTool {
     List<String> types = args.optStringList("types").orElse(List.of());
     Optional<String> replyTo = args.optString("reply_to_msg_id");
     ReadRequest request = new ReadRequest(sessionId, afterSeq, limit, waitMs, types, replyTo);
-    return client.read(instance, request).thenApply(ReadTool::toResult);
+    return EgressReadLoop.read(client, instance, request).thenApply(ReadTool::toResult);
   }
 
-  static CallToolResult toResult(ReadResult result) {
+  static CallToolResult toResult(FramePage result) {
     List<McpContent> items = new McpReadResult(result.frames(), result.nextSeq(), result.timedOut(),
         result.gap(), result.oldestSeq()).toContent();
     List<Content> content = new ArrayList<>(items.size());

@@ -8,6 +8,7 @@ import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.client.TetherClient;
 import dev.tether.images.FrameValidator;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.tether.mcp;
 
+import dev.tether.client.TetherClient;
 import dev.tether.media.AttachmentCatalog;
 import dev.tether.images.FrameValidator;
 import dev.tether.media.MediaFetcher;
@@ -24,7 +25,8 @@ import reactor.core.scheduler.Schedulers;
  * is.
  *
  * <pre>{@code
- * TetherMcpServer tools = TetherMcpServer.builder(new StoreTetherClient(store, instances::contains)).build();
+ * TetherClient client = StoreTetherClient.builder(store).knownInstances(instances::contains).build(); // or over HTTP
+ * TetherMcpServer tools = TetherMcpServer.builder(client).build();
  * StdioServer.run(tools);                          // or tools.start(anyTransportProvider)
  * }</pre>
  *

@@ -13,6 +13,8 @@ import dev.tether.api.Frames;
 import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
 import dev.tether.llm.McpContent;
 import dev.tether.llm.McpReadResult;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -32,7 +34,7 @@ class ReadToolTest {
     Image gif = new Image(MediaType.GIF, TestImages.base64("gif", 2, 2, Color.RED));
     Frame done = Frames.assistantDone(SessionKey.host("s"), "m", "chart", List.of(gif)).withSeq(7);
 
-    CallToolResult result = ReadTool.toResult(new ReadResult(List.of(done), 7, false, true, 5));
+    CallToolResult result = ReadTool.toResult(new FramePage(List.of(done), 7, false, true, 5));
 
     JsonNode body = JSON.readTree(((TextContent) result.content().get(0)).text());
     assertEquals(true, body.get("gap").asBoolean());
@@ -51,9 +53,9 @@ class ReadToolTest {
   void toResult_endsTheObjectWithGapAndOldestSeqOnlyWhenThereIsAGap() {
     Frame delta = Frames.assistantDelta(SessionKey.host("s"), "m", "hi").withSeq(9);
 
-    String noGap = ((TextContent) ReadTool.toResult(new ReadResult(List.of(delta), 9, true, false, 0))
+    String noGap = ((TextContent) ReadTool.toResult(new FramePage(List.of(delta), 9, true, false, 0))
         .content().get(0)).text();
-    String gap = ((TextContent) ReadTool.toResult(new ReadResult(List.of(), 9, false, true, 4))
+    String gap = ((TextContent) ReadTool.toResult(new FramePage(List.of(), 9, false, true, 4))
         .content().get(0)).text();
 
     assertTrue(noGap.endsWith("],\"next_seq\":9,\"timed_out\":true}"), noGap);
@@ -71,9 +73,9 @@ class ReadToolTest {
     tool.call(Map.of("instance", "vm", "session_id", "x", "after_seq", 9, "limit", 5000, "wait_ms", 90_000,
         "types", List.of("assistant.done"), "reply_to_msg_id", "host-1")).join();
 
-    assertEquals(new ReadRequest("default", 0, 50, 0, List.of(), java.util.Optional.empty()), client.reads.get(0));
-    assertEquals(new ReadRequest("x", 9, 200, 30_000, List.of("assistant.done"), java.util.Optional.of("host-1")),
-        client.reads.get(1));
+    assertEquals(new PollRequest("host", "default", 0, 50, 0, java.util.Set.of(), null), client.polls.get(0));
+    assertEquals(new PollRequest("host", "x", 9, 200, 30_000, java.util.Set.of("assistant.done"), "host-1"),
+        client.polls.get(1));
   }
 
   @Test

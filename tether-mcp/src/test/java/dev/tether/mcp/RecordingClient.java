@@ -1,14 +1,18 @@
 package dev.tether.mcp;
 
 import dev.tether.api.Frame;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.client.SendReceipt;
+import dev.tether.client.TetherClient;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A {@link TetherClient} that records what was sent and answers every read with nothing. */
+/** A {@link TetherClient} that records what was sent and polled, and answers every poll with nothing. */
 final class RecordingClient implements TetherClient {
   final List<Frame> sent = new CopyOnWriteArrayList<>();
-  final List<ReadRequest> reads = new CopyOnWriteArrayList<>();
+  final List<PollRequest> polls = new CopyOnWriteArrayList<>();
 
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
@@ -18,8 +22,11 @@ final class RecordingClient implements TetherClient {
   }
 
   @Override
-  public CompletableFuture<ReadResult> read(String instance, ReadRequest request) {
-    reads.add(request);
-    return CompletableFuture.completedFuture(new ReadResult(List.of(), request.afterSeq(), false, false, 0));
+  public CompletableFuture<FramePage> poll(String instance, PollRequest request) {
+    polls.add(request);
+    return CompletableFuture.completedFuture(new FramePage(List.of(), request.afterSeq(), false, false, 0));
   }
+
+  @Override
+  public void close() {}
 }

@@ -3,6 +3,7 @@ package dev.tether.mcp;
 import dev.tether.media.MediaFetcher;
 import dev.tether.media.MediaRegistry;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ public final class TestServerMain {
     MediaRegistry registry = TestMedia.registry();
     MediaFetcher fetcher = TestMedia.fetcher(registry, temp.resolve("media"));
     try {
-      TetherMcpServer server = TetherMcpServer.builder(new StoreTetherClient(store, Set.of(INSTANCE)::contains))
+      TetherMcpServer server = TetherMcpServer.builder(
+          StoreTetherClient.builder(store).knownInstances(Set.of(INSTANCE)::contains).build())
           .version("test")
           .media(registry, fetcher)
           .attachments(TestMedia.attachments(temp.resolve("attachments")))

@@ -45,8 +45,9 @@ class ToolArgumentsFuzzTest {
       FrameValidator.standard().validate(FrameCodec.standard().write(frame));
       assertEquals("user.message", frame.type());
     }
-    for (ReadRequest read : client.reads) {
-      assertTrue(read.limit() >= 1 && read.limit() <= 200 && read.waitMs() <= 30_000);
+    for (dev.tether.client.PollRequest poll : client.polls) {
+      assertTrue(poll.limit() >= 1 && poll.limit() <= 200 && poll.waitMs() <= 30_000);
+      assertEquals("host", poll.channel(), "tether_read reads the host channel only");
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.tether.telegram;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import dev.tether.telegram.testing.RecordingBotApi;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ final class BridgeHarness implements AutoCloseable {
 
   final RecordingBotApi api;
   final MemoryTetherStore store = MemoryTetherStore.create();
-  final StoreTetherClient client = new StoreTetherClient(store);
+  final UnreachableSendsClient client = new UnreachableSendsClient(StoreTetherClient.of(store));
   final Path stateDir;
   private ScriptedAgent agent;
   private TelegramBridge bridge;

@@ -12,7 +12,9 @@ import dev.tether.api.Frame;
 import dev.tether.api.Frames;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
+import dev.tether.client.FramePage;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreTetherClient;
 import dev.tether.store.Retention;
 import java.util.List;
 import java.util.Optional;
@@ -23,13 +25,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The in-process client over a real {@link MemoryTetherStore}. */
-class StoreTetherClientTest {
+/** {@code tether_read}'s egress loop over the in-process client and a real {@link MemoryTetherStore}. */
+class EgressReadLoopTest {
   private static final String VM = "vm1";
   private static final SessionKey SESSION = SessionKey.host("s");
 
   private final MemoryTetherStore store = MemoryTetherStore.create();
-  private final StoreTetherClient client = new StoreTetherClient(store, Set.of(VM)::contains);
+  private final StoreTetherClient client = client(store);
 
   @AfterEach
   void close() {
@@ -37,24 +39,8 @@ class StoreTetherClientTest {
   }
 
   @Test
-  void send_appendsTheFrameAndReportsItsSeq() throws Exception {
-    store.append(VM, Frames.presence(SESSION, "x", "idle"));
-    Frame message = Frames.hostUserMessage("s", "hello", List.of());
-
-    SendReceipt receipt = client.send(VM, message).get();
-
-    assertEquals(new SendReceipt(message.msgId().orElseThrow(), "s", 2), receipt);
-    assertEquals(message.withSeq(2), store.retained(VM).get(1));
-  }
-
-  @Test
-  void unknownInstance_failsBothCallsWithoutTouchingTheStore() {
-    ExecutionException send = assertThrows(ExecutionException.class,
-        () -> client.send("vm2", Frames.hostUserMessage("s", "hi", List.of())).get());
-    TetherException unknown = assertInstanceOf(TetherException.class, send.getCause());
-    assertEquals(ErrorCode.INSTANCE_NOT_FOUND, unknown.code());
-    assertTrue(unknown.getMessage().contains("'vm2'"), unknown.getMessage());
-    ExecutionException read = assertThrows(ExecutionException.class, () -> client.read("vm2", ReadRequest.after(0)).get());
+  void unknownInstance_failsTheReadWithInstanceNotFound() {
+    ExecutionException read = assertThrows(ExecutionException.class, () -> EgressReadLoop.read(client, "vm2", ReadRequest.after(0)).get());
     assertEquals(ErrorCode.INSTANCE_NOT_FOUND, assertInstanceOf(TetherException.class, read.getCause()).code());
     assertEquals(0, store.lastSeq("vm2"));
   }
@@ -66,7 +52,7 @@ class StoreTetherClientTest {
     store.append(VM, Frames.hostUserMessage("s", "q2", List.of()));
     store.append(VM, Frames.assistantDone(SESSION, "m", "a", List.of()));
 
-    ReadResult result = client.read(VM, request(0, 0)).get();
+    FramePage result = read(client, request(0, 0)).get();
 
     assertEquals(List.of("status.presence", "assistant.done"), result.frames().stream().map(Frame::type).toList());
     assertEquals(4, result.nextSeq());
@@ -75,7 +61,7 @@ class StoreTetherClientTest {
 
   @Test
   void longPoll_waitsPastNewUserMessagesUntilTheAgentAnswers() throws Exception {
-    CompletableFuture<ReadResult> poll = client.read(VM, request(0, 30_000));
+    CompletableFuture<FramePage> poll = read(client, request(0, 30_000));
     assertFalse(poll.isDone());
 
     store.append(VM, Frames.hostUserMessage("s", "another question", List.of()));
@@ -90,14 +76,14 @@ class StoreTetherClientTest {
     assertFalse(poll.isDone(), "still no answer");
 
     long seq = store.append(VM, Frames.assistantDone(SESSION, "m", "answer", List.of()));
-    ReadResult result = poll.get(10, TimeUnit.SECONDS);
+    FramePage result = poll.get(10, TimeUnit.SECONDS);
     assertEquals(List.of(seq), result.frames().stream().map(Frame::seq).toList());
     assertEquals(seq, result.nextSeq());
   }
 
   @Test
   void cancellingAPoll_removesTheStoreWait() {
-    CompletableFuture<ReadResult> poll = client.read(VM, request(0, 30_000));
+    CompletableFuture<FramePage> poll = read(client, request(0, 30_000));
     assertEquals(1, store.pendingWaits(VM));
 
     poll.cancel(false);
@@ -108,12 +94,12 @@ class StoreTetherClientTest {
   @Test
   void read_reportsAGapWhenFramesAfterTheCursorWereEvicted() throws Exception {
     try (MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(2).build())) {
-      StoreTetherClient smallClient = new StoreTetherClient(small, Set.of(VM)::contains);
+      StoreTetherClient smallClient = client(small);
       for (int i = 0; i < 5; i++) {
         small.append(VM, Frames.assistantDone(SESSION, "m", "answer " + i, List.of()));
       }
 
-      ReadResult result = smallClient.read(VM, request(0, 0)).get();
+      FramePage result = read(smallClient, request(0, 0)).get();
 
       assertTrue(result.gap());
       assertEquals(4, result.oldestSeq());
@@ -128,10 +114,18 @@ class StoreTetherClientTest {
     long wanted = store.append(VM, Frames.assistantDone(SESSION, "b", "for b", List.of()));
 
     ReadRequest request = new ReadRequest("s", 0, 50, 0, List.of("assistant.done"), Optional.of("b"));
-    ReadResult result = client.read(VM, request).get();
+    FramePage result = read(client, request).get();
 
     assertEquals(List.of(wanted), result.frames().stream().map(Frame::seq).toList());
     assertEquals("for b", ((Payload.AssistantDone) result.frames().get(0).payloadView()).text());
+  }
+
+  private static StoreTetherClient client(MemoryTetherStore store) {
+    return StoreTetherClient.builder(store).knownInstances(Set.of(VM)::contains).build();
+  }
+
+  private static CompletableFuture<FramePage> read(StoreTetherClient client, ReadRequest request) {
+    return EgressReadLoop.read(client, VM, request);
   }
 
   private static ReadRequest request(long afterSeq, long waitMs) {
@@ -141,15 +135,15 @@ class StoreTetherClientTest {
   @Test
   void read_gapInTheFirstRound_isKeptWhenASecondRoundFindsTheAnswer() throws Exception {
     try (MemoryTetherStore small = MemoryTetherStore.create(Retention.builder().maxFrames(2).build())) {
-      StoreTetherClient tight = new StoreTetherClient(small, Set.of(VM)::contains);
+      StoreTetherClient tight = client(small);
       for (int i = 1; i <= 3; i++) {
         small.append(VM, Frames.hostUserMessage("s", "q" + i, List.of()));
       }
       // Seq 1 is evicted and the rest are our own messages: round one sees the gap, round two waits.
-      CompletableFuture<ReadResult> read = tight.read(VM, new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
+      CompletableFuture<FramePage> read = read(tight, new ReadRequest("s", 0, 50, 30_000, List.of(), Optional.empty()));
       Thread.sleep(100);
       small.append(VM, Frames.assistantDone(SESSION, "host-1", "answer", List.of()));
-      ReadResult r = read.get(20, TimeUnit.SECONDS);
+      FramePage r = read.get(20, TimeUnit.SECONDS);
       assertEquals(1, r.frames().size(), r.toString());
       assertTrue(r.gap(), "the second round overwrote the first round's gap: " + r);
       assertEquals(2, r.oldestSeq());
@@ -166,5 +160,19 @@ class StoreTetherClientTest {
     assertFalse(unauthorized.getMessage().contains("try again"), unauthorized.getMessage());
     assertEquals(ErrorCode.NOT_FOUND, ToolSpecs.classify("tether_read",
         TetherException.of(ErrorCode.NOT_FOUND, "404 NOT_FOUND")).code());
+  }
+
+  @Test
+  void longRunOfOwnMessages_readAPageAtATime_findsTheAnswerWithoutDeepeningTheStack() throws Exception {
+    try (MemoryTetherStore big = MemoryTetherStore.create(Retention.builder().maxFrames(30_000).build())) {
+      for (int i = 0; i < 20_000; i++) {
+        big.append(VM, Frames.hostUserMessage("s", "q" + i, List.of()));
+      }
+      long answer = big.append(VM, Frames.assistantDone(SESSION, "m", "answer", List.of()));
+      // limit 1: 20,000 rounds whose pages are complete at once; a round per stack frame overflows.
+      CompletableFuture<FramePage> read = read(client(big), new ReadRequest("s", 0, 1, 30_000, List.of(), Optional.empty()));
+      FramePage r = read.get(60, TimeUnit.SECONDS);
+      assertEquals(List.of(answer), r.frames().stream().map(Frame::seq).toList());
+    }
   }
 }
