@@ -3,11 +3,11 @@ package dev.tether.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.TetherJson;
 import dev.tether.client.FramePage;
 import dev.tether.client.SendReceipt;
 import java.io.IOException;
@@ -67,9 +67,7 @@ final class TetherHttpClient implements AutoCloseable {
   /** JSON around the frames of a page ({@code next_seq}, {@code gap}, ...) and between them. */
   private static final int PAGE_OVERHEAD_BYTES = 64 * 1024;
   private static final int PER_FRAME_OVERHEAD_BYTES = 1024;
-  private static final JsonFactory PAGE_JSON = JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
-      .build();
+  private static final JsonFactory PAGE_JSON = TetherJson.factory();
 
   private final HttpClient http;
   private final Address address;

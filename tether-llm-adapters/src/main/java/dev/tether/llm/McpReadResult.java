@@ -55,16 +55,16 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     List<McpContent> content = new ArrayList<>();
     content.add(null);
     ByteArrayOutputStream json = new ByteArrayOutputStream();
-    try (JsonGenerator g = McpJson.FACTORY.createGenerator(json)) {
+    try (JsonGenerator g = McpFrameJson.FACTORY.createGenerator(json)) {
       g.writeStartObject();
       g.writeArrayFieldStart("frames");
       ByteArrayOutputStream frameBytes = new ByteArrayOutputStream();
       for (Frame frame : frames) {
         frameBytes.reset();
         FrameCodec.standard().write(frame, frameBytes);
-        try (JsonParser p = McpJson.FACTORY.createParser(frameBytes.toByteArray())) {
+        try (JsonParser p = McpFrameJson.FACTORY.createParser(frameBytes.toByteArray())) {
           p.nextToken();
-          McpJson.copyFrame(p, g, (parser, gen) -> stubImage(parser, gen, content));
+          McpFrameJson.copyFrame(p, g, (parser, gen) -> stubImage(parser, gen, content));
         }
       }
       g.writeEndArray();
@@ -126,7 +126,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
           "an image in payload.images lacks media_type or data; validate frames before reading them out");
     }
     g.writeStartObject();
-    g.writeNumberField(McpJson.STUB_FIELD, content.size() - 1);
+    g.writeNumberField(McpFrameJson.STUB_FIELD, content.size() - 1);
     g.writeEndObject();
     content.add(new McpContent.Image(data, mediaType));
   }

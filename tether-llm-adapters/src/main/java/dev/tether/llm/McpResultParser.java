@@ -29,7 +29,7 @@ final class McpResultParser {
 
   static McpReadResult parse(List<McpContent> content) {
     if (content.isEmpty() || !(content.get(0) instanceof McpContent.Text text)) {
-      throw McpJson.malformed("the first content item must be the text item holding the JSON");
+      throw McpFrameJson.malformed("the first content item must be the text item holding the JSON");
     }
     McpResultParser parser = new McpResultParser();
     for (McpContent item : content) {
@@ -53,9 +53,9 @@ final class McpResultParser {
     boolean timedOut = false;
     boolean gap = false;
     Long oldestSeq = null;
-    try (JsonParser p = McpJson.FACTORY.createParser(json)) {
+    try (JsonParser p = McpFrameJson.FACTORY.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw McpJson.malformed("the JSON must be an object with frames and next_seq");
+        throw McpFrameJson.malformed("the JSON must be an object with frames and next_seq");
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
@@ -63,7 +63,7 @@ final class McpResultParser {
         switch (name) {
           case "frames" -> {
             if (value != JsonToken.START_ARRAY) {
-              throw McpJson.malformed("frames must be an array");
+              throw McpFrameJson.malformed("frames must be an array");
             }
             frames = new ArrayList<>();
             while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -73,13 +73,13 @@ final class McpResultParser {
           case "next_seq" -> nextSeq = nonNegativeLong(p, value, "next_seq");
           case "timed_out" -> {
             if (!value.isBoolean()) {
-              throw McpJson.malformed("timed_out must be true or false");
+              throw McpFrameJson.malformed("timed_out must be true or false");
             }
             timedOut = p.getBooleanValue();
           }
           case "gap" -> {
             if (!value.isBoolean()) {
-              throw McpJson.malformed("gap must be true or false");
+              throw McpFrameJson.malformed("gap must be true or false");
             }
             gap = p.getBooleanValue();
           }
@@ -88,18 +88,18 @@ final class McpResultParser {
         }
       }
       if (p.nextToken() != null) {
-        throw McpJson.malformed("the text item holds more than one JSON value");
+        throw McpFrameJson.malformed("the text item holds more than one JSON value");
       }
     }
     if (frames == null || nextSeq == null) {
-      throw McpJson.malformed("frames and next_seq are required");
+      throw McpFrameJson.malformed("frames and next_seq are required");
     }
     if (gap != (oldestSeq != null)) {
-      throw McpJson.malformed("gap:true and oldest_seq go together, but only " + (gap ? "gap" : "oldest_seq") + " is present");
+      throw McpFrameJson.malformed("gap:true and oldest_seq go together, but only " + (gap ? "gap" : "oldest_seq") + " is present");
     }
     for (int i = 0; i < used.length; i++) {
       if (!used[i]) {
-        throw McpJson.malformed("image item " + i + " is not referenced by any {\"_mcp_index\": " + i + "} stub");
+        throw McpFrameJson.malformed("image item " + i + " is not referenced by any {\"_mcp_index\": " + i + "} stub");
       }
     }
     return new McpReadResult(frames, nextSeq, timedOut, gap, gap ? oldestSeq : 0);
@@ -108,15 +108,15 @@ final class McpResultParser {
   private static long nonNegativeLong(JsonParser p, JsonToken value, String field) throws IOException {
     if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT
         && p.getNumberType() != JsonParser.NumberType.LONG || p.getLongValue() < 0) {
-      throw McpJson.malformed(field + " must be a non-negative integer");
+      throw McpFrameJson.malformed(field + " must be a non-negative integer");
     }
     return p.getLongValue();
   }
 
   private Frame frame(JsonParser p) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (JsonGenerator g = McpJson.FACTORY.createGenerator(bytes)) {
-      McpJson.copyFrame(p, g, this::restoreImage);
+    try (JsonGenerator g = McpFrameJson.FACTORY.createGenerator(bytes)) {
+      McpFrameJson.copyFrame(p, g, this::restoreImage);
     }
     return FrameCodec.standard().read(bytes.toByteArray());
   }
@@ -127,7 +127,7 @@ final class McpResultParser {
    */
   private void restoreImage(JsonParser p, JsonGenerator g) throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
-      throw McpJson.malformed("payload.images must hold {\"_mcp_index\": N} stubs");
+      throw McpFrameJson.malformed("payload.images must hold {\"_mcp_index\": N} stubs");
     }
     Integer index = null;
     String mediaType = null;
@@ -137,7 +137,7 @@ final class McpResultParser {
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
-      if (McpJson.STUB_FIELD.equals(name) && value == JsonToken.VALUE_NUMBER_INT
+      if (McpFrameJson.STUB_FIELD.equals(name) && value == JsonToken.VALUE_NUMBER_INT
           && p.getNumberType() == JsonParser.NumberType.INT && index == null) {
         index = p.getIntValue();
       } else if ("media_type".equals(name) && value == JsonToken.VALUE_STRING && mediaType == null) {
@@ -150,7 +150,7 @@ final class McpResultParser {
         size = p.getLongValue();
         refField = true;
       } else {
-        throw McpJson.malformed("an image stub must be exactly {\"_mcp_index\": N}, but it has '" + name + "'");
+        throw McpFrameJson.malformed("an image stub must be exactly {\"_mcp_index\": N}, but it has '" + name + "'");
       }
     }
     if (index == null && mediaType != null && blob != null) {
@@ -164,13 +164,13 @@ final class McpResultParser {
       return;
     }
     if (index == null || refField) {
-      throw McpJson.malformed("an image stub must be exactly {\"_mcp_index\": N}");
+      throw McpFrameJson.malformed("an image stub must be exactly {\"_mcp_index\": N}");
     }
     if (index < 0 || index >= images.size()) {
-      throw McpJson.malformed("_mcp_index " + index + " points past the " + images.size() + " image items");
+      throw McpFrameJson.malformed("_mcp_index " + index + " points past the " + images.size() + " image items");
     }
     if (used[index]) {
-      throw McpJson.malformed("_mcp_index " + index + " is used by two images");
+      throw McpFrameJson.malformed("_mcp_index " + index + " is used by two images");
     }
     used[index] = true;
     McpContent.Image image = images.get(index);

@@ -1,10 +1,9 @@
 package dev.tether.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tether.api.Limits;
+import dev.tether.api.internal.TetherJson;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import java.io.IOException;
@@ -13,23 +12,18 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
- * The one Jackson configuration of this module, for the SDK's JSON-RPC traffic and our own tool
- * definitions and results.
+ * This module's Jackson mapper, for the SDK's JSON-RPC traffic and our own tool definitions and
+ * results, on the tether modules' one configuration ({@code TetherJson}).
  *
  * <p>Jackson refuses strings over 20 million characters by default, but a legal image may be
  * 14 million base64 characters and a whole frame 28 MiB. Worse, the SDK's stdio transport stops
- * reading when a line fails to parse, which would end the server. So the string limit is raised
- * to twice the wire limit: everything a caller could legitimately send parses, and a too-large
- * image comes back as a clear tool error instead of a dead server. Thread-safe.
+ * reading when a line fails to parse, which would end the server. The one configuration has no
+ * string cap, so everything a caller could legitimately send parses, and a too-large image comes
+ * back as a clear tool error (the frame limit) instead of a dead server. The stdio client is the
+ * process that started this server, so the size of its lines is its own business. Thread-safe.
  */
 final class McpJson {
-  static final ObjectMapper MAPPER = new ObjectMapper();
-
-  static {
-    MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-        .maxStringLength(2 * Limits.MAX_FRAME_BYTES)
-        .build());
-  }
+  static final ObjectMapper MAPPER = new ObjectMapper(TetherJson.newFactory());
 
   static final McpJsonMapper SDK_MAPPER = new JacksonMcpJsonMapper(MAPPER);
 

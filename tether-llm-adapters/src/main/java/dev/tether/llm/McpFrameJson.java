@@ -10,7 +10,7 @@ import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 
 /** Streaming JSON shared by both directions of the MCP conversion. Stateless. */
-final class McpJson {
+final class McpFrameJson {
   static final String STUB_FIELD = "_mcp_index";
 
   static final JsonFactory FACTORY = TetherJson.factory();
@@ -20,7 +20,7 @@ final class McpJson {
     void handle(JsonParser p, JsonGenerator g) throws IOException;
   }
 
-  private McpJson() {}
+  private McpFrameJson() {}
 
   /**
    * Copies the frame object at the parser's current START_OBJECT to {@code g}, handing each element
