@@ -66,4 +66,15 @@ final class McpFrameJson {
   static TetherException malformed(String message) {
     return TetherException.of(ErrorCode.MALFORMED_FRAME, "tether_read result: " + message);
   }
+
+  /** Writes an image that stays a blob ref: {@code {"media_type", "blob", "size"?}}. */
+  static void writeBlobRef(JsonGenerator g, String mediaType, String blob, Long size) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("media_type", mediaType);
+    g.writeStringField("blob", blob);
+    if (size != null) {
+      g.writeNumberField("size", size);
+    }
+    g.writeEndObject();
+  }
 }

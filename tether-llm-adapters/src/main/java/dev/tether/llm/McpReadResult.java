@@ -112,13 +112,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
       }
     }
     if (mediaType != null && data == null && blob != null) {
-      g.writeStartObject();
-      g.writeStringField("media_type", mediaType);
-      g.writeStringField("blob", blob);
-      if (size != null) {
-        g.writeNumberField("size", size);
-      }
-      g.writeEndObject();
+      McpFrameJson.writeBlobRef(g, mediaType, blob, size);
       return;
     }
     if (mediaType == null || data == null) {

@@ -154,13 +154,7 @@ final class McpResultParser {
       }
     }
     if (index == null && mediaType != null && blob != null) {
-      g.writeStartObject();
-      g.writeStringField("media_type", mediaType);
-      g.writeStringField("blob", blob);
-      if (size != null) {
-        g.writeNumberField("size", size);
-      }
-      g.writeEndObject();
+      McpFrameJson.writeBlobRef(g, mediaType, blob, size);
       return;
     }
     if (index == null || refField) {
