@@ -4,6 +4,7 @@ import dev.tether.api.Frame;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Service-provider class for stores whose seqs come from outside: one instance's budgeted ring,
@@ -17,8 +18,10 @@ import java.util.concurrent.CompletableFuture;
  * allowed.
  *
  * <p>Thread-safe. Futures returned by {@link #waitForFrames} and {@link Subscription#next()}
- * complete on the thread that calls {@link #publish} (or the timer's thread for timeouts); a store
- * that hands them to callers must complete its own futures through its executor.
+ * complete through the executor given to {@link #create(String, Retention, Timer, long, Executor)}
+ * (never under the index's lock, never on the thread that calls {@link #publish}), exactly as the
+ * memory store's do; the four-argument {@code create} completes them on the publishing thread (or
+ * the timer's thread for timeouts).
  */
 public final class SequencedFrameIndex {
   private final InstanceState instance;
@@ -32,12 +35,24 @@ public final class SequencedFrameIndex {
    * timeouts on {@code timer}.
    */
   public static SequencedFrameIndex create(String name, Retention retention, Timer timer, long seqFloor) {
+    return create(name, retention, timer, seqFloor, Runnable::run);
+  }
+
+  /**
+   * As {@link #create(String, Retention, Timer, long)}, with the futures handed to callers
+   * (waits, {@link Subscription#next()}) completed through {@code executor}: what a store does to
+   * keep the rule of {@link TetherStore} that caller code never runs on its own threads.
+   */
+  public static SequencedFrameIndex create(String name, Retention retention, Timer timer, long seqFloor,
+      Executor executor) {
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(timer, "timer");
+    Objects.requireNonNull(executor, "executor");
     if (seqFloor < 0) {
       throw new IllegalArgumentException("seqFloor must be >= 0 but was " + seqFloor);
     }
-    return new SequencedFrameIndex(new InstanceState(TetherStore.requireInstance(name), retention, timer.timer, seqFloor));
+    return new SequencedFrameIndex(new InstanceState(TetherStore.requireInstance(name), retention, timer.timer, seqFloor,
+        executor, StoreBudget.NONE, i -> { }));
   }
 
   /**

@@ -106,8 +106,8 @@ import javax.net.ssl.SSLContext;
  * hosts on NATS JetStream" for what each setting guarantees.
  *
  * <p>Thread-safe. Futures handed to callers complete through the {@link Builder#executor executor}
- * (default {@link ForkJoinPool#commonPool()}), never on a jnats thread; futures of
- * {@link Subscription#next()} complete on the store's delivery thread.
+ * (default {@link ForkJoinPool#commonPool()}), never on a jnats thread, {@link Subscription#next()}
+ * included.
  */
 public final class JetStreamTetherStore implements TetherStore {
   private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
@@ -795,7 +795,7 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   private InstanceMirror startMirror(String instance, StreamInfo info) throws IOException, JetStreamApiException {
-    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0);
+    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
           info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);

@@ -532,6 +532,14 @@ public abstract class TetherStoreContract {
       // the caller's own thread; otherwise they run on the executor. Never on a store thread.
       assertTrue(appendCompletedOn.get() == executorThread.get() || appendCompletedOn.get() == Thread.currentThread(),
           "appendAsync callback ran on " + appendCompletedOn.get());
+      // A subscription's pending next() is completed by a later append: through the executor too.
+      try (Subscription sub = s.subscribe(vm, 8)) {
+        AtomicReference<Thread> nextCompletedOn = new AtomicReference<>();
+        CompletableFuture<Void> next = sub.next().thenAccept(fr -> nextCompletedOn.set(Thread.currentThread()));
+        s.append(vm, message(A, "to the subscriber"));
+        next.get(60, TimeUnit.SECONDS);
+        assertEquals(executorThread.get(), nextCompletedOn.get(), "Subscription.next() completed on a store thread");
+      }
     } finally {
       pool.shutdownNow();
     }
