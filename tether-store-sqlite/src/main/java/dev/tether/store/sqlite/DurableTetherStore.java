@@ -77,7 +77,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Budget.</b> {@link Builder#maxTotalBytes} is enforced by the writer on the journal's
  * ledgers with the rule of {@link MemoryTetherStore}; the rings mirror its evictions after the
- * commit. A refused append fails with {@code STORE_FULL}; its seq is used up.
+ * commit. A refused append fails with {@code STORE_FULL}; its seq is used up. A journal reopened
+ * with a smaller budget than it was written under is trimmed to the budget at open, by the same
+ * rule.
  *
  * <p>Thread-safe. One writer thread owns the SQLite connection; it never runs caller code.
  */
@@ -160,6 +162,7 @@ public final class DurableTetherStore implements TetherStore {
       ledgerBytes += ledger.bytes();
     }
     committedBytes = ledgerBytes;
+    trimToBudget();
   }
 
   private RetentionLedger ledger(String instance) {
@@ -455,6 +458,21 @@ public final class DurableTetherStore implements TetherStore {
         t[1] = Math.max(t[1], evicted);
       }
     }
+    journalTouched(touched);
+    if (!wrote && touched.isEmpty()) {
+      return; // only deltas under the journalled mark: nothing to commit, no fsync
+    }
+    journal.commit();
+    for (Map.Entry<String, long[]> e : touched.entrySet()) {
+      journalledHigh.merge(e.getKey(), e.getValue()[0], Math::max);
+    }
+  }
+
+  /**
+   * Writes what a batch changed per instance ({@code {high-water mark, highest evicted seq}}):
+   * the marks, the evicted rows and the per-session eviction marks. Not committed here.
+   */
+  private void journalTouched(Map<String, long[]> touched) throws SQLException {
     for (Map.Entry<String, long[]> e : touched.entrySet()) {
       String name = e.getKey();
       long[] t = e.getValue();
@@ -470,13 +488,33 @@ public final class DurableTetherStore implements TetherStore {
         journal.evictedMarks(name, t[1], marks);
       }
     }
-    if (!wrote && touched.isEmpty()) {
-      return; // only deltas under the journalled mark: nothing to commit, no fsync
+  }
+
+  /**
+   * A journal written under a larger budget than this store's: evicts down to the budget at
+   * open, by the rule appends follow (the oldest frame of the instance holding the most bytes,
+   * never an instance's last frame), and commits the eviction. So the store's memory is bounded
+   * from the start, not from its first append. Runs before the writer starts.
+   */
+  private void trimToBudget() throws IOException {
+    if (ledgerBytes <= maxTotalBytes) {
+      return;
     }
-    journal.commit();
-    for (Map.Entry<String, long[]> e : touched.entrySet()) {
-      journalledHigh.merge(e.getKey(), e.getValue()[0], Math::max);
+    budgetEvicted.clear();
+    Map<String, long[]> touched = new HashMap<>();
+    makeRoom(new Op("(restore)", null, new CompletableFuture<>()), 0, touched);
+    try {
+      journalTouched(touched);
+      journal.commit();
+    } catch (SQLException e) {
+      journal.rollback();
+      throw new IOException("cannot trim the journal to the budget of " + maxTotalBytes + " bytes: " + e, e);
     }
+    for (Map.Entry<String, Long> e : budgetEvicted.entrySet()) {
+      StoreInternals.evictThrough(memory, e.getKey(), e.getValue());
+    }
+    budgetEvicted.clear();
+    committedBytes = ledgerBytes;
   }
 
   /**

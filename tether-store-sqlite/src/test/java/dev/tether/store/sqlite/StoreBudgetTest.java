@@ -165,6 +165,43 @@ class StoreBudgetTest {
   }
 
   @Test
+  void durable_reopenedWithASmallerBudget_trimsAtOpen_notAtItsFirstAppend() throws Exception {
+    Path file = dir.resolve("j.db");
+    try (DurableTetherStore s = DurableTetherStore.open(file)) {
+      for (int i = 0; i < 4; i++) {
+        s.append("big", sized("assistant.done", A, 1000));
+      }
+      s.append("small", sized("assistant.done", A, 1000));
+    }
+    try (DurableTetherStore s = DurableTetherStore.builder(file).maxTotalBytes(3000).open()) {
+      assertEquals(3000, s.totalBytes(), "within the budget before any append");
+      assertEquals(List.of(3L, 4L), DurableTetherStoreTest.seqs(s.retained("big")), "the largest instance gave up its oldest");
+      assertEquals(List.of(1L), DurableTetherStoreTest.seqs(s.retained("small")));
+      assertTrue(s.query("big", FrameQuery.session(A, 0)).gap(), "the trim shows as a gap");
+    }
+    assertEquals(3, DurableTetherStoreTest.rowCount(file), "the trim was committed to the journal");
+    try (DurableTetherStore s = DurableTetherStore.open(file)) {
+      assertEquals(List.of(3L, 4L), DurableTetherStoreTest.seqs(s.retained("big")));
+      assertTrue(s.query("big", FrameQuery.session(A, 0)).gap(), "and its gap survives the next restart");
+      assertEquals(5L, s.append("big", done(A, null, "next")), "no seq is reused");
+    }
+  }
+
+  @Test
+  void durable_reopenedWithABudgetItsNewestFramesExceed_keepsThemAndRefusesMore() throws Exception {
+    Path file = dir.resolve("j.db");
+    try (DurableTetherStore s = DurableTetherStore.open(file)) {
+      s.append("one", sized("assistant.done", A, 2000));
+      s.append("two", sized("assistant.done", A, 2000));
+    }
+    try (DurableTetherStore s = DurableTetherStore.builder(file).maxTotalBytes(3000).open()) {
+      assertEquals(4000, s.totalBytes(), "an instance's last frame is never evicted");
+      TetherException e = assertThrows(TetherException.class, () -> s.append("one", done(A, null, "x")));
+      assertEquals(ErrorCode.STORE_FULL, e.code());
+    }
+  }
+
+  @Test
   void durable_instanceBeyondTheCap_isRefused() throws Exception {
     try (DurableTetherStore s = DurableTetherStore.builder(dir.resolve("j.db")).maxInstances(1).open()) {
       s.append("one", done(A, null, "x"));
