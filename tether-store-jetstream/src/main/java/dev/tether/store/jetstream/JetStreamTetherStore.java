@@ -329,16 +329,7 @@ public final class JetStreamTetherStore implements TetherStore {
       if (inner == null) {
         continue; // removed meanwhile: wait on the instance's next history
       }
-      if (inner.isDone()) {
-        return inner;
-      }
-      CompletableFuture<QueryResult> outer = relay(inner);
-      outer.whenComplete((r, e) -> {
-        if (outer.isCancelled()) {
-          inner.cancel(false);
-        }
-      });
-      return outer;
+      return inner; // the index completes it through the executor; cancelling it ends the wait
     }
   }
 
