@@ -50,7 +50,7 @@ class SeqMemoryTest {
   }
 
   @Test
-  void storeThatFreesManyIdleInstances_keepsSeqsIncreasing_perName() {
+  void removedAndRecreatedInstance_continuesAfterItsOldSeq() {
     try (MemoryTetherStore store = MemoryTetherStore.create()) {
       Frame frame = Frame.of(SessionKey.host("s"), "m", Payload.Presence.of(Payload.Presence.IDLE));
       long first = store.append("vm-1", frame);
