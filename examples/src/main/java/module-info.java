@@ -1,6 +1,8 @@
-/** Two programs that use tether-java as any other service would: as named modules. */
+/** Three programs that use tether-java as any other service would: as named modules. */
 module dev.tether.examples {
   requires dev.tether.store;
   requires dev.tether.llm;
   requires dev.tether.images;
+  requires dev.tether.server;
+  requires dev.tether.client.http;
 }

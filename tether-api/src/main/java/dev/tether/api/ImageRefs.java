@@ -60,6 +60,18 @@ public final class ImageRefs {
 
   private ImageRefs() {}
 
+  /** The blob key of {@code bytes} stored as {@code mediaType}: their SHA-256 in lowercase hex, a dot, the extension. */
+  public static String keyFor(byte[] bytes, MediaType mediaType) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(mediaType, "mediaType");
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+      return java.util.HexFormat.of().formatHex(digest) + "." + mediaType.extension();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
   /** Whether {@code key} is a well-formed blob key for {@code mediaType}. */
   public static boolean isKeyFor(String key, MediaType mediaType) {
     return key != null && KEY.matcher(key).matches() && key.endsWith("." + mediaType.extension());

@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import dev.tether.client.HostAddress;
+import dev.tether.client.PollRequest;
+import dev.tether.client.TetherClient;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionStore;
 import java.util.concurrent.Callable;
@@ -8,7 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tether agent}: the demo guest agent, talking to a host over its HTTP API.
+ * {@code tether agent}: the demo guest agent, talking to a host over its HTTP API (or, under
+ * {@code tether serve --with-agent}, to the server in process).
  */
 @Command(name = "agent", mixinStandardHelpOptions = true,
     description = {"Run the demo guest agent against a tether host.",
@@ -45,23 +49,33 @@ final class AgentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
-    String token = Connections.token(address, tokenFile);
+    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+    requireImagesMode(images);
+    try (TetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
+      return serve(client, address.toString());
+    }
+  }
+
+  /**
+   * Answers {@link #instance}'s messages through {@code client} until the process stops: what
+   * {@code tether agent} runs over HTTP and {@code tether serve --with-agent} in process.
+   *
+   * @param where the host as the ready line names it
+   * @return the exit status
+   */
+  int serve(TetherClient client, String where) throws Exception {
     ModelReplier.Endpoint endpoint = demo ? null : ModelReplier.fromEnvironment(System.getenv(), model);
     Replier replier = endpoint == null ? new DemoReplier() : new ModelReplier(endpoint);
-    java.nio.file.Path dir = dataDir == null ? java.nio.file.Path.of(Address.home(), ".tether", "agent") : dataDir;
+    java.nio.file.Path dir = dataDir == null ? Connections.home().resolve(".tether").resolve("agent") : dataDir;
     if (!java.nio.file.Files.isDirectory(dir)) {
       java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
           java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     }
-    if (!"inline".equals(images) && !"blob".equals(images)) {
-      throw new UsageException("--images must be inline or blob but was '" + images + "'");
-    }
-    try (TetherHttpClient client = new TetherHttpClient(address, token).blobImages("blob".equals(images));
-        SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
+    try (SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
       long start = afterSeq;
       if (start < 0) {
-        start = client.poll(instance, "*", "*", 0, 1, 0, java.util.List.of("-"), null)
+        // A page that matches no type tells where the instance's seq stands now.
+        start = client.poll(instance, new PollRequest(null, null, 0, 1, 0, java.util.Set.of("-"), null))
             .get(30, java.util.concurrent.TimeUnit.SECONDS).nextSeq();
       }
       DemoAgent agent = new DemoAgent(client, instance, replier, sessions);
@@ -76,15 +90,21 @@ final class AgentCommand implements Callable<Integer> {
       }, "tether-agent-shutdown"));
       long from = start;
       try {
-        agent.run(from, () -> System.err.println("tether agent: ready on " + address + " instance " + instance
+        agent.run(from, () -> System.err.println("tether agent: ready on " + where + " instance " + instance
             + " after seq " + from + ", sessions in " + dir + ", answering with " + replier.describe()));
       } finally {
         done.countDown();
       }
     } catch (java.util.concurrent.ExecutionException e) {
-      System.err.println("tether agent: cannot reach the host at " + address + ": " + DemoAgent.rootMessage(e));
+      System.err.println("tether agent: cannot reach the host at " + where + ": " + DemoAgent.rootMessage(e));
       return 1;
     }
     return 0;
+  }
+
+  static void requireImagesMode(String images) {
+    if (!"inline".equals(images) && !"blob".equals(images)) {
+      throw new UsageException("--images must be inline or blob but was '" + images + "'");
+    }
   }
 }

@@ -32,12 +32,26 @@ import picocli.CommandLine.Parameters;
  * {@code tether_read} would return.
  */
 @Command(name = "convert", mixinStandardHelpOptions = true,
-    description = {"Print what a provider would receive for a frame (user.message, assistant.done or assistant.message).",
+    description = {"Print what a provider would receive for a frame.",
+        "The frame is a user.message, assistant.done or assistant.message.",
         "Exit 1 with the error code on stderr when the frame is invalid or breaks the provider's image rules."})
 final class ConvertCommand implements Callable<Integer> {
   /** The targets, by their command-line names. */
   enum Target {
     claude, openai_chat, openai_responses, ollama, gemini, mcp;
+
+    /**
+     * The model a request names unless {@code --model} says otherwise: the demo agent's default for
+     * the provider; none for Gemini, whose model is part of the URL, and for MCP content.
+     */
+    String defaultModel() {
+      return switch (this) {
+        case claude -> ModelReplier.Kind.CLAUDE.defaultModel;
+        case openai_chat, openai_responses -> ModelReplier.Kind.OPENAI.defaultModel;
+        case ollama -> ModelReplier.Kind.OLLAMA.defaultModel;
+        case gemini, mcp -> null;
+      };
+    }
 
     static Target parse(String name) {
       try {
@@ -52,7 +66,8 @@ final class ConvertCommand implements Callable<Integer> {
       description = "claude, openai-chat, openai-responses, ollama, gemini or mcp.")
   String to;
 
-  @Option(names = "--model", paramLabel = "NAME", description = "A model name to put in the request (left out by default).")
+  @Option(names = "--model", paramLabel = "NAME", description = {"The model the request names. Default: claude-sonnet-4-5 (claude),"
+      + " gpt-4o-mini (openai-chat, openai-responses), llama3.2-vision (ollama); Gemini names its model in the URL, not the body."})
   String model;
 
   @Option(names = "--fit", description = "Downscale or re-encode images that break the provider's rules instead of failing.")
@@ -82,7 +97,7 @@ final class ConvertCommand implements Callable<Integer> {
           System.err.println("tether convert: the frame's images are blob refs; pass --workspace DIR (the instance's workspace) to read them");
           return 2;
         }
-        frame = dev.tether.api.ImageRefs.inline(frame, RefResolver.workspace(workspace, FrameValidator.standard().limits()));
+        frame = dev.tether.api.ImageRefs.inline(frame, dev.tether.server.WorkspaceBlobs.reader(workspace, FrameValidator.standard().limits()));
       }
     } catch (TetherException e) {
       System.err.println(Inputs.describe(e));
@@ -121,8 +136,9 @@ final class ConvertCommand implements Callable<Integer> {
       case mcp -> throw new AssertionError();
     };
     RequestOptions options = RequestOptions.defaults().withFitImages(fit);
-    if (model != null) {
-      options = options.withModel(model);
+    String named = model != null ? model : target.defaultModel();
+    if (named != null) {
+      options = options.withModel(named);
     }
     return LlmRequest.prepare(profile, conversation(frame), options).toByteArray();
   }

@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.client.HostAddress;
 import dev.tether.coven.CovenAgent;
 import dev.tether.coven.CovenCredentials;
 import dev.tether.coven.CovenListener;
@@ -29,8 +31,9 @@ import picocli.CommandLine.Option;
  * the gateway rejects the registration, 4 when it refuses the credentials.
  */
 @Command(name = "coven", mixinStandardHelpOptions = true,
-    description = {"Connect a tether agent to a coven gateway: messages and images from coven chats reach the agent,",
-        "its answers (text and images) go back. Start the host and its agent first: tether serve --with-agent"},
+    description = {"Connect a tether agent to a coven gateway.",
+        "Messages and images from coven chats reach the agent; its answers (text and images) go back.",
+        "Start the host and its agent first: tether serve --with-agent"},
     exitCodeListHeading = "Exit status:%n",
     exitCodeList = {"0:the gateway sent Shutdown, or the command was stopped", "1:a setup error",
         "3:the gateway rejected the registration (RegistrationError)", "4:the gateway refused the credentials"})
@@ -85,20 +88,19 @@ final class CovenCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
-    String hostToken = Connections.token(address, hostTokenFile);
+    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
     CovenCredentials credentials;
     String agentId;
     try {
       credentials = auth.tokenFile != null ? CovenCredentials.bearerTokenFile(auth.tokenFile)
           : auth.sshKey != null ? CovenCredentials.sshKey(auth.sshKey)
           : CovenCredentials.none();
-      agentId = agentId(agentIdFile != null ? agentIdFile : Path.of(Address.home(), ".tether", "coven-agent-id-" + instance));
+      agentId = agentId(agentIdFile != null ? agentIdFile : Connections.home().resolve(".tether").resolve("coven-agent-id-" + instance));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("tether coven: " + e.getMessage());
       return 1;
     }
-    try (HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, hostToken))) {
+    try (HttpTetherClient client = Connections.connect(address, hostTokenFile, false)) {
       String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
       CovenAgent.Builder builder = CovenAgent.builder()
           .gateway(target)

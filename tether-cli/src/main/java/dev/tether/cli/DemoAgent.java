@@ -9,6 +9,8 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
 import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.client.TetherClient;
 import dev.tether.sessions.SessionLog;
 import dev.tether.sessions.SessionPart;
 import dev.tether.sessions.SessionStore;
@@ -47,7 +49,7 @@ final class DemoAgent implements AutoCloseable {
   private static final long POLL_WAIT_MS = 25_000;
   private static final System.Logger LOG = System.getLogger(DemoAgent.class.getName());
 
-  private final TetherHttpClient client;
+  private final TetherClient client;
   private final String instance;
   private final Replier replier;
   private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
@@ -61,7 +63,7 @@ final class DemoAgent implements AutoCloseable {
   private volatile boolean running = true;
   private volatile CompletableFuture<FramePage> currentPoll;
 
-  DemoAgent(TetherHttpClient client, String instance, Replier replier, SessionStore sessions) {
+  DemoAgent(TetherClient client, String instance, Replier replier, SessionStore sessions) {
     this.client = client;
     this.instance = instance;
     this.replier = replier;
@@ -75,8 +77,8 @@ final class DemoAgent implements AutoCloseable {
     while (running) {
       FramePage page;
       try {
-        CompletableFuture<FramePage> poll = client.poll(instance, "*", "*", cursor, 200, ready ? POLL_WAIT_MS : 0,
-            List.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null);
+        CompletableFuture<FramePage> poll = client.poll(instance, new PollRequest(null, null, cursor, PollRequest.MAX_LIMIT,
+            ready ? POLL_WAIT_MS : 0, java.util.Set.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null));
         currentPoll = poll;
         if (!running) {
           poll.cancel(false);
@@ -144,7 +146,7 @@ final class DemoAgent implements AutoCloseable {
   private void answer(SessionKey session, String msgId, Frame request, Payload.UserMessage message, AtomicBoolean cancelled) {
     try {
       System.err.println("tether agent: answering " + msgId + " in " + session
-          + (message.images().isEmpty() ? "" : " (" + message.images().size() + " images)"));
+          + (message.images().isEmpty() ? "" : " (" + message.images().size() + (message.images().size() == 1 ? " image)" : " images)")));
       post(Frames.presence(session, msgId, Payload.Presence.THINKING));
       // The earlier turns, images read back from the blob store; then the request joins the session.
       SessionLog log = sessions.open(session);

@@ -49,6 +49,7 @@ public final class Main implements Runnable {
     cl.setOut(new java.io.PrintWriter(System.out, true));
     cl.setErr(new java.io.PrintWriter(System.err, true));
     cl.setExecutionExceptionHandler(Main::usageError);
+    cl.setParameterExceptionHandler(Main::badArguments);
     return cl;
   }
 
@@ -66,9 +67,22 @@ public final class Main implements Runnable {
     throw e;
   }
 
+  /**
+   * A command line picocli cannot parse (an unknown flag, a missing value): the error and a hint
+   * to {@code --help}, exit status 2. The usage itself would scroll the error away.
+   */
+  private static int badArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    java.io.PrintWriter err = command.getErr();
+    err.println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+    err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+    err.flush();
+    return command.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert or coven");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram or coven");
   }
 
   /** The project version, from {@code version.properties} that the build filters. */

@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.client.HostAddress;
 import dev.tether.mcp.StdioServer;
 import dev.tether.mcp.TetherMcpServer;
 import java.nio.file.Path;
@@ -12,8 +14,9 @@ import picocli.CommandLine.Option;
  * ({@link HttpTetherClient}). Stdout carries only JSON-RPC; everything else goes to stderr.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-    description = {"Run the MCP stdio server (tether_send, tether_read) against a tether host.",
-        "Register it in Claude Code: claude mcp add tether -- java -jar tether.jar mcp --host unix:/path/to/tether.sock"})
+    description = {"Run the MCP stdio server for a tether host.",
+        "Tools: tether_send, tether_read.",
+        "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "ADDRESS",
       description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
@@ -29,21 +32,20 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Address address;
+    HostAddress address;
     try {
-      address = host == null ? Address.defaultSocket() : Address.parse(host);
+      address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
     } catch (IllegalArgumentException e) {
       // Refused at start, in one line: an MCP client shows stderr of a server that did not start.
       System.err.println("tether mcp: --host " + e.getMessage());
       return 2;
     }
-    String token = Connections.token(address, tokenFile);
     if (!"inline".equals(images) && !"blob".equals(images)) {
       throw new UsageException("--images must be inline or blob but was '" + images + "'");
     }
-    try (HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, token).blobImages("blob".equals(images)))) {
+    try (HttpTetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
-      TetherMcpServer tools = TetherMcpServer.builder(client).build();
+      TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion()).build();
       StdioServer.run(tools);
     }
     return 0;

@@ -1,5 +1,9 @@
 package dev.tether.cli;
 
+import dev.tether.client.HostAddress;
+import dev.tether.client.TetherClient;
+import dev.tether.client.TokenFile;
+import dev.tether.server.TetherServer;
 import dev.tether.store.sqlite.DurableTetherStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.Retention;
@@ -20,7 +24,8 @@ import picocli.CommandLine.Option;
  * {@code --data-dir}. Stops gracefully on SIGINT/SIGTERM.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-    description = {"Run the tether host daemon (HTTP API: POST /v1/instances/{id}/tether, GET .../tether/poll, GET .../tether/stream).",
+    description = {"Run the tether host daemon.",
+        "HTTP API: POST /v1/instances/{id}/tether, GET .../tether/poll, GET .../tether/stream.",
         "Default socket: $XDG_RUNTIME_DIR/tether.sock, else ~/.tether/tether.sock (mode 0600, directory 0700)."})
 final class ServeCommand implements Callable<Integer> {
   @Option(names = "--socket", paramLabel = "PATH", description = "Unix domain socket to listen on (the default listener).")
@@ -126,38 +131,18 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("tether serve: use either --socket or --listen, not both");
       return 2;
     }
-    Address address;
-    String token = null;
-    TetherServer.Console consoleListener = null;
-    if (console != null) {
-      Address.Tcp tcp = parseTcp("--console", console);
-      if (refusedNonLoopback("--console", tcp)) {
-        return 2;
-      }
-      consoleListener = new TetherServer.Console(tcp, BearerAuth.newToken());
-    }
-    if (listen != null) {
-      Address.Tcp tcp = parseListen(listen);
-      if (refusedNonLoopback("--listen", tcp)) {
-        return 2;
-      }
-      token = Tokens.loadOrCreate(tokenFile == null ? Tokens.defaultFile() : tokenFile);
-      address = tcp;
-    } else {
-      address = socket == null ? Address.defaultSocket() : new Address.Unix(socket);
-    }
     long heap = Runtime.getRuntime().maxMemory();
     MemoryBudget budget = memoryBudget(heap);
-    if (!"inline".equals(images) && !"blob".equals(images)) {
-      throw new UsageException("--images must be inline or blob but was '" + images + "'");
-    }
-    InstanceRegistry registry = openRegistry();
+    AgentCommand.requireImagesMode(images);
+    TetherServer.Builder builder = serverBuilder(budget);
     TetherStore store = openStore(budget);
     long agentStart = store.lastSeq("default");
     TetherServer server;
     try {
-      server = TetherServer.start(address, store, dev.tether.images.FrameValidator.standard(), token, Math.max(8, maxThreads),
-          budget.ingressBytes(), registry, consoleListener);
+      server = builder.store(store).start();
+    } catch (IllegalArgumentException e) {
+      store.close();
+      throw new UsageException(e.getMessage());
     } catch (IOException e) {
       store.close();
       System.err.println("tether serve: " + e.getMessage());
@@ -174,32 +159,67 @@ final class ServeCommand implements Callable<Integer> {
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
-    if (consoleListener != null) {
-      System.err.println("tether serve: console: " + consoleUrl(server.consoleAddress().orElseThrow(), consoleListener.token()));
-    }
+    server.consoleUrl().ifPresent(url -> System.err.println("tether serve: console: " + url));
     if (withAgent) {
-      startDemoAgent(server.boundAddress(), agentStart);
+      startDemoAgent(server, agentStart);
     }
     stopped.await();
     return 0;
   }
 
+  /** The server's settings from the flags: where it listens, its token, instances, budgets, console. */
+  private TetherServer.Builder serverBuilder(MemoryBudget budget) throws IOException {
+    TetherServer.Builder b = TetherServer.builder()
+        .allowNonLoopback(allowNonLoopback)
+        .maxThreads(Math.max(8, maxThreads))
+        .ingressBytes(budget.ingressBytes())
+        .autoCreate(autoCreate)
+        .workspaces(workspaces != null ? workspaces
+            : dataDir != null ? dataDir.resolve("workspaces") : Connections.home().resolve(".tether").resolve("workspaces"));
+    if (console != null) {
+      b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
+    }
+    if (listen != null) {
+      b.listen(requireLoopbackOrAllowed("--listen", parseListen(listen)))
+          .tokenFile(tokenFile == null ? TokenFile.defaultFile() : tokenFile);
+    } else {
+      b.listen(socket == null ? HostAddress.defaultSocket() : new HostAddress.Unix(socket));
+    }
+    if (dataDir != null) {
+      if (!Files.isDirectory(dataDir)) {
+        Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      b.registryFile(dataDir.resolve("instances.json"));
+    }
+    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
+    if (withAgent && !names.contains("default")) {
+      names.add("default");
+    }
+    for (String name : names) {
+      try {
+        b.instance(name);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--instance: " + e.getMessage());
+      }
+    }
+    return b;
+  }
+
   /**
-   * Runs {@code tether agent} against this server on a daemon thread, so that one command gives a
-   * host with an agent to talk to. The agent talks HTTP to the server like any other client.
+   * Runs the demo agent ({@code tether agent}) in this process on a daemon thread, so that one
+   * command gives a host with an agent to talk to. It talks to the server through its in-process
+   * client: the same registry and validation as the HTTP API, without the HTTP hop.
    */
-  private void startDemoAgent(Address bound, long startSeq) {
+  private void startDemoAgent(TetherServer server, long startSeq) {
     AgentCommand agent = new AgentCommand();
-    agent.host = bound instanceof Address.Unix unix ? unix.toString() : "http://" + bound;
-    agent.tokenFile = listen == null ? null : (tokenFile == null ? Tokens.defaultFile() : tokenFile);
     agent.instance = "default";
     // From the seq the store had before the listener opened, so a message sent before the agent
     // finished starting is answered too.
     agent.afterSeq = startSeq;
     agent.images = images;
     Thread thread = new Thread(() -> {
-      try {
-        int status = agent.call();
+      try (TetherClient client = server.localClient("blob".equals(images))) {
+        int status = agent.serve(client, server.boundAddress() + " (in process)");
         if (status != 0) {
           System.err.println("tether serve: the demo agent stopped (status " + status + ")");
         }
@@ -212,20 +232,20 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */
-  static Address.Tcp parseListen(String value) {
+  static HostAddress.Tcp parseListen(String value) {
     return parseTcp("--listen", value);
   }
 
   /** {@code option HOST:PORT}; anything else is a {@link UsageException} naming the option. */
-  static Address.Tcp parseTcp(String option, String value) {
-    Address parsed;
+  static HostAddress.Tcp parseTcp(String option, String value) {
+    HostAddress parsed;
     try {
-      parsed = Address.parse(value);
+      parsed = HostAddress.parse(value);
     } catch (IllegalArgumentException e) {
       throw new UsageException(option + " needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value + "' ("
           + e.getMessage() + ")");
     }
-    if (!(parsed instanceof Address.Tcp tcp) || tcp.host().isEmpty()) {
+    if (!(parsed instanceof HostAddress.Tcp tcp) || tcp.host().isEmpty()) {
       throw new UsageException(option + " needs HOST:PORT, e.g. 127.0.0.1:18731, but was '" + value
           + "'" + ("--listen".equals(option) ? "; for a Unix socket use --socket PATH" : ""));
     }
@@ -233,22 +253,15 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * The one loopback check of every TCP listener: true (and the reason printed) when {@code tcp}
-   * is not loopback and {@code --allow-non-loopback} was not given.
+   * {@code tcp} when it is loopback or {@code --allow-non-loopback} was given; else a usage error
+   * naming the option. (The server refuses it too; this says which flag to change.)
    */
-  private boolean refusedNonLoopback(String option, Address.Tcp tcp) {
+  private HostAddress.Tcp requireLoopbackOrAllowed(String option, HostAddress.Tcp tcp) {
     if (tcp.isLoopback() || allowNonLoopback) {
-      return false;
+      return tcp;
     }
-    System.err.println("tether serve: refusing to listen on non-loopback " + tcp + " (" + option
+    throw new UsageException("refusing to listen on non-loopback " + tcp + " (" + option
         + "); the API has no TLS. Use 127.0.0.1, or pass --allow-non-loopback if you really mean it.");
-    return true;
-  }
-
-  /** The URL the console is opened with; the token is in the fragment, which browsers never send. */
-  static String consoleUrl(Address.Tcp bound, String token) {
-    String host = bound.host().contains(":") ? "[" + bound.host() + "]" : bound.host();
-    return "http://" + host + ":" + bound.port() + "/#token=" + token;
   }
 
   /** The limits from the heap and the flags; a bad flag value is a {@link UsageException}. */
@@ -264,28 +277,6 @@ final class ServeCommand implements Callable<Integer> {
     if (value != null && value < 1) {
       throw new UsageException(option + " must be at least 1 but was " + value);
     }
-  }
-
-  /** The registry: {@code --instance} names (default {@code default}), persisted in the data dir when there is one. */
-  private InstanceRegistry openRegistry() throws IOException {
-    Path root = workspaces != null ? workspaces
-        : dataDir != null ? dataDir.resolve("workspaces") : Path.of(Address.home(), ".tether", "workspaces");
-    if (dataDir != null && !Files.isDirectory(dataDir)) {
-      Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    }
-    InstanceRegistry registry = InstanceRegistry.open(root, dataDir == null ? null : dataDir.resolve("instances.json"), autoCreate);
-    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
-    if (withAgent && !names.contains("default")) {
-      names.add("default");
-    }
-    for (String name : names) {
-      try {
-        registry.put(InstanceRegistry.requireId(name), null);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--instance: " + e.getMessage());
-      }
-    }
-    return registry;
   }
 
   private TetherStore openStore(MemoryBudget budget) throws IOException {

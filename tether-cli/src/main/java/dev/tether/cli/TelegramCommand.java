@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.client.HostAddress;
 import dev.tether.telegram.BotToken;
 import dev.tether.telegram.TelegramBridge;
 import java.io.IOException;
@@ -19,8 +21,9 @@ import picocli.CommandLine.Option;
  * SIGINT/SIGTERM.
  */
 @Command(name = "telegram", mixinStandardHelpOptions = true,
-    description = {"Bridge a Telegram bot to a tether instance: messages and photos from the allowed chats go to the agent,"
-        + " its answers (images first) come back to the same chat or forum topic.",
+    description = {"Bridge a Telegram bot to a tether instance.",
+        "Messages and photos from the allowed chats go to the agent; its answers (images first) come back to the"
+        + " same chat or forum topic.",
         "The bot token comes from a file readable only by you (chmod 600); it never appears in logs."})
 final class TelegramCommand implements Callable<Integer> {
   @Option(names = "--token-file", paramLabel = "FILE", required = true,
@@ -66,9 +69,9 @@ final class TelegramCommand implements Callable<Integer> {
       System.err.println("tether telegram: " + e.getMessage());
       return 2;
     }
-    Address address = host == null ? Address.defaultSocket() : Address.parse(host);
-    Path state = stateDir != null ? stateDir : Path.of(Address.home(), ".tether", "telegram", instance);
-    HttpTetherClient client = new HttpTetherClient(new TetherHttpClient(address, Connections.token(address, hostTokenFile)));
+    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+    Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
+    HttpTetherClient client = Connections.connect(address, hostTokenFile, false);
     TelegramBridge bridge;
     try {
       bridge = TelegramBridge.builder()

@@ -29,7 +29,7 @@ final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     try (InputStream in = Inputs.open(file)) {
       var frame = FrameValidator.standard().read(in);
-      System.err.println("valid: " + frame.type() + " frame" + Inputs.imagesNote(frame));
+      System.out.println("valid: " + frame.type() + " frame" + Inputs.imagesNote(frame));
       return 0;
     } catch (TetherException e) {
       System.err.println(Inputs.describe(e));

@@ -1,5 +1,10 @@
 package dev.tether.cli;
 
+import dev.tether.server.TetherServer;
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.server.testing.RawHttp;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.HostAddress;
 import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BlobImagesAgentTest {
   @TempDir Path dir;
   private TetherServer server;
-  private TetherHttpClient agentClient;
-  private TetherHttpClient hostClient;
+  private HttpTetherClient agentClient;
+  private HttpTetherClient hostClient;
   private DemoAgent agent;
   private SessionStore sessions;
   private RawHttp http;
@@ -39,13 +44,12 @@ class BlobImagesAgentTest {
 
   @BeforeEach
   void start() throws Exception {
-    InstanceRegistry registry = InstanceRegistry.open(dir.resolve("workspaces"), null, false);
-    workspace = registry.put("vm", null).entry().workspace();
-    Address.Unix address = new Address.Unix(dir.resolve("t.sock"));
-    server = TetherServer.start(address, MemoryTetherStore.create(), FrameValidator.standard(), null, 16,
-        TetherServer.defaultIngressBytes(), registry);
-    agentClient = new TetherHttpClient(address, null).blobImages(true);
-    hostClient = new TetherHttpClient(address, null);
+    workspace = dir.resolve("workspaces").resolve("vm");
+    HostAddress.Unix address = new HostAddress.Unix(dir.resolve("t.sock"));
+    server = TetherServer.builder().listen(address).store(MemoryTetherStore.create()).workspaces(dir.resolve("workspaces"))
+        .instance("vm").start();
+    agentClient = HttpTetherClient.builder(address).blobImages(true).build();
+    hostClient = Clients.of(address, null);
     http = new RawHttp(address);
     sessions = SessionStore.builder(dir.resolve("agent/sessions"), FileBlobStore.open(dir.resolve("agent/blobs"))).build();
     agent = new DemoAgent(agentClient, "vm", new DemoReplier(), sessions);
@@ -94,15 +98,15 @@ class BlobImagesAgentTest {
     assertTrue(chart.endsWith(".png") && done.at("/payload/images/0/data").isMissingNode(), "the chart is a ref: " + done);
     assertTrue(Files.isRegularFile(workspace.resolve(".aegis/blobs").resolve(chart)), "where the reference clients read it");
 
-    FramePage page = hostClient.poll("vm", "*", "*", 0, 50, 0, List.of("assistant.done"), null).get(30, TimeUnit.SECONDS);
+    FramePage page = Clients.poll(hostClient,"vm", "*", "*", 0, 50, 0, List.of("assistant.done"), null).get(30, TimeUnit.SECONDS);
     Frame inline = page.frames().get(0);
     Payload.AssistantDone payload = (Payload.AssistantDone) inline.payloadView();
     assertEquals(1, payload.images().size());
     assertEquals(MediaType.PNG, payload.images().get(0).mediaType());
-    assertEquals(chart.substring(0, 64), BlobFiles.sha256Hex(java.util.Base64.getDecoder().decode(payload.images().get(0).data())));
+    assertEquals(chart, dev.tether.api.ImageRefs.keyFor(java.util.Base64.getDecoder().decode(payload.images().get(0).data()), MediaType.PNG));
 
     // tether mcp's tether_read: the chart becomes an MCP image item although the ring holds a ref.
-    List<dev.tether.llm.McpContent> content = McpReads.content(McpReads.call(new HttpTetherClient(hostClient),
+    List<dev.tether.llm.McpContent> content = McpReads.content(McpReads.call(hostClient,
         java.util.Map.of("instance", "vm", "session_id", "s", "types", List.of("assistant.done"))).get(30, TimeUnit.SECONDS));
     assertTrue(content.stream().anyMatch(c -> c instanceof dev.tether.llm.McpContent.Image i && i.mimeType().equals("image/png")),
         content.toString());

@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import dev.tether.server.testing.RawSocket;
+import dev.tether.client.HostAddress;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +34,7 @@ class ClientFaultLogTest {
   @Test
   void twoHundredAbortingAndSlowClients_logStaysSmallWithoutStackTraces() throws Exception {
     Path socket = dir.resolve("t.sock");
-    Address.Unix address = new Address.Unix(socket);
+    HostAddress.Unix address = new HostAddress.Unix(socket);
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString())) {
       serve.awaitStderr("listening on", 60_000);
       long logBefore = serve.stderrText().length();
@@ -60,7 +63,7 @@ class ClientFaultLogTest {
   }
 
   /** One of four faults: cut short, bad chunk, trickle then vanish, headers only then vanish. */
-  private static void misbehave(Address address, int n) throws Exception {
+  private static void misbehave(HostAddress address, int n) throws Exception {
     try (RawSocket s = RawSocket.connect(address)) {
       String head = String.format(HEAD, n);
       switch (n % 4) {

@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.TokenFile;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,7 +73,7 @@ class CommandsTest {
   void validate_validFrame_exit0() throws Exception {
     Path f = file("ok.json", Fixtures.wire(Fixtures.userMessage("s", "hi", Fixtures.png(3, 3))));
     assertEquals(0, run("validate", f.toString()), stderr());
-    assertTrue(stderr().contains("valid: user.message frame with 1 image"), stderr());
+    assertEquals("valid: user.message frame with 1 image", out.toString(StandardCharsets.UTF_8).strip(), "a result goes to stdout");
   }
 
   @Test
@@ -107,7 +110,7 @@ class CommandsTest {
   void convert_blobRefs_areReadFromTheWorkspace_andRefusedWithoutIt() throws Exception {
     byte[] png = Fixtures.picture("png", 6, 4);
     Path ws = dir.resolve("ws");
-    String key = BlobFiles.sha256Hex(png) + ".png";
+    String key = dev.tether.api.ImageRefs.keyFor(png, dev.tether.api.MediaType.PNG);
     java.nio.file.Files.createDirectories(ws.resolve(".aegis/blobs"));
     java.nio.file.Files.write(ws.resolve(".aegis/blobs").resolve(key), png);
     Path f = file("ref.json", Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"s\"},"
@@ -187,10 +190,10 @@ class CommandsTest {
   @Test
   void tokenFile_isCreatedOwnerOnly_andReadBack() throws Exception {
     Path tok = dir.resolve("sub/token");
-    String token = Tokens.loadOrCreate(tok);
+    String token = TokenFile.loadOrCreate(tok);
     assertEquals(64, token.length());
     assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tok)));
-    assertEquals(token, Tokens.loadOrCreate(tok));
+    assertEquals(token, TokenFile.loadOrCreate(tok));
   }
 
   @Test
@@ -203,9 +206,42 @@ class CommandsTest {
   }
 
   @Test
-  void noCommand_isAUsageError() {
+  void noCommand_isAUsageError_namingEveryCommand() {
     assertEquals(2, run());
-    assertTrue(stderr().contains("Missing a command"), stderr());
+    assertTrue(stderr().contains("Missing a command: serve, agent, mcp, validate, convert, telegram or coven"), stderr());
+  }
+
+  @Test
+  void unknownFlag_printsTheErrorAndAHint_notTheWholeUsage() {
+    assertEquals(2, run("serve", "--no-such-flag"));
+    List<String> lines = stderr().strip().lines().toList();
+    assertEquals(2, lines.size(), stderr());
+    assertTrue(lines.get(0).contains("--no-such-flag"), stderr());
+    assertEquals("Try 'tether serve --help' for more information.", lines.get(1));
+  }
+
+  @Test
+  void topLevelHelp_listsEveryCommandInWholeSentences() {
+    assertEquals(0, run("--help"));
+    String help = out.toString(StandardCharsets.UTF_8);
+    for (String cmd : List.of("serve", "agent", "mcp", "validate", "convert", "telegram", "coven")) {
+      // The list shows each command's first description line, on one line of the usage.
+      String line = help.lines().filter(l -> l.strip().startsWith(cmd + " ")).findFirst().orElseThrow(() -> new AssertionError(cmd + " in " + help));
+      assertTrue(line.strip().endsWith("."), "the summary of " + cmd + " is one whole sentence: " + line);
+    }
+  }
+
+  @Test
+  void convertToClaude_namesTheDefaultModel_andMcpHelpShowsTheLauncher() throws Exception {
+    Path f = file("ok.json", Fixtures.wire(Fixtures.userMessage("s", "hi")));
+    assertEquals(0, run("convert", "--to", "claude", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"model\":\"claude-sonnet-4-5\""), out.toString());
+    out.reset();
+    assertEquals(0, run("convert", "--to", "claude", "--model", "claude-opus-4-1", f.toString()), stderr());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"model\":\"claude-opus-4-1\""), out.toString());
+    out.reset();
+    assertEquals(0, run("mcp", "--help"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("tether-cli/target/tether mcp"), out.toString());
   }
 
   private void assertOneLineUsageError(int status, String... mustContain) {
@@ -267,7 +303,7 @@ class CommandsTest {
   @Test
   void tokens_exactly32Bytes_ownerOnly_isAccepted() throws Exception {
     Path t = token("ok", "b".repeat(32) + "\n", "rw-------");
-    assertEquals("b".repeat(32), Tokens.read(t));
+    assertEquals("b".repeat(32), TokenFile.read(t));
   }
 
   @Test

@@ -1,5 +1,10 @@
 package dev.tether.cli;
 
+import dev.tether.server.TetherServer;
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.HostAddress;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,17 +39,19 @@ class DemoAgentTest {
   private static final String INSTANCE = "vm";
 
   @TempDir Path dir;
+  private MemoryTetherStore store;
   private TetherServer server;
-  private TetherHttpClient client;
+  private HttpTetherClient client;
   private Thread agentThread;
   private DemoAgent agent;
   private SessionStore sessions;
 
   @BeforeEach
   void start() throws Exception {
-    Address.Unix address = new Address.Unix(dir.resolve("t.sock"));
-    server = TetherServer.start(address, MemoryTetherStore.create(), null, 16);
-    client = new TetherHttpClient(address, null);
+    HostAddress.Unix address = new HostAddress.Unix(dir.resolve("t.sock"));
+    store = MemoryTetherStore.create();
+    server = TetherServer.builder().listen(address).store(store).autoCreate(true).workspaces(dir.resolve("ws")).start();
+    client = Clients.of(address, null);
   }
 
   private void startAgent(Replier replier) throws Exception {
@@ -82,7 +89,7 @@ class DemoAgentTest {
   }
 
   private long send(Frame f) throws Exception {
-    return server.store().append(INSTANCE, f);
+    return store.append(INSTANCE, f);
   }
 
   /** Every frame answering {@code msgId}, up to and including its status.presence idle. */
@@ -90,7 +97,7 @@ class DemoAgentTest {
     List<Frame> frames = new ArrayList<>();
     long cursor = 0;
     while (frames.stream().noneMatch(f -> f.type().equals(FrameTypes.STATUS_PRESENCE) && f.payload().toString().contains("idle"))) {
-      QueryResult r = server.store().awaitFrames(INSTANCE,
+      QueryResult r = store.awaitFrames(INSTANCE,
           FrameQuery.builder().session(session).replyToMsgId(msgId).afterSeq(cursor).build(), Duration.ofSeconds(20));
       assertTrue(!r.timedOut(), "no reply to " + msgId + " so far: " + frames);
       frames.addAll(r.frames().stream().filter(f -> !f.isHostToGuest()).toList());
@@ -152,7 +159,7 @@ class DemoAgentTest {
     assertTrue(!agentThread.isAlive(), "close() ends the agent's long-poll at once");
     sessions.close();
     sessions = null;
-    startAgent(new DemoReplier(), server.store().lastSeq(INSTANCE)); // a new agent on the same directory
+    startAgent(new DemoReplier(), store.lastSeq(INSTANCE)); // a new agent on the same directory
     send(Frames.userMessage(s, "p3", "still there?", List.of(), null));
     assertTrue(done(replyTo(s, "p3")).text().contains("session turn 3"), "the session was reloaded from disk");
 

@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import dev.tether.server.testing.Fixtures;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

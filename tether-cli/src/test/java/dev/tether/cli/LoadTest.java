@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.HostAddress;
 import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +54,7 @@ class LoadTest {
   void thousandHeldLongPolls_whileTheAgentAnswers() throws Exception {
     Path socket = dir.resolve("t.sock");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString());
-        TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+        HttpTetherClient client = Clients.of(new HostAddress.Unix(socket), null)) {
       serve.awaitStderr("listening on", 60_000);
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE)) {
         agent.awaitStderr("ready on", 60_000);
@@ -65,7 +68,7 @@ class LoadTest {
         }
         int waits = 0;
         for (int i = 0; i < 600 && waits < HELD; i++) {
-          waits = client.waitsHeld().get(10, TimeUnit.SECONDS);
+          waits = Clients.waitsHeld(new HostAddress.Unix(socket), null);
           Thread.sleep(50);
         }
         assertTrue(waits >= HELD, "the server holds the long-polls: " + waits);
@@ -93,7 +96,7 @@ class LoadTest {
             var accepted = client.send(INSTANCE, Fixtures.userMessage(session, text)).get(30, TimeUnit.SECONDS);
             long cursor = accepted.ingressSeq();
             while (true) {
-              FramePage page = client.poll(INSTANCE, "host", session, cursor, 0, 30_000,
+              FramePage page = Clients.poll(client,INSTANCE, "host", session, cursor, 0, 30_000,
                   List.of(FrameTypes.ASSISTANT_DONE), accepted.msgId()).get(60, TimeUnit.SECONDS);
               if (!page.frames().isEmpty()) {
                 latencies.add(System.nanoTime() - t0);
@@ -108,7 +111,7 @@ class LoadTest {
         }
         long elapsed = System.nanoTime() - start;
         askers.shutdown();
-        int stillHeld = client.waitsHeld().get(10, TimeUnit.SECONDS);
+        int stillHeld = Clients.waitsHeld(new HostAddress.Unix(socket), null);
         long rssPeak = rssKb(serve.pid(), "VmHWM");
         long rssAfter = rssKb(serve.pid(), "VmRSS");
         String heap = heapInfo(serve.pid());
@@ -140,8 +143,8 @@ class LoadTest {
     }
   }
 
-  private static CompletableFuture<Void> holdUntilDone(TetherHttpClient client, String session, long after, AtomicInteger delivered) {
-    return client.poll(INSTANCE, "host", session, after, 0, 30_000, List.of(FrameTypes.ASSISTANT_DONE), null)
+  private static CompletableFuture<Void> holdUntilDone(HttpTetherClient client, String session, long after, AtomicInteger delivered) {
+    return Clients.poll(client,INSTANCE, "host", session, after, 0, 30_000, List.of(FrameTypes.ASSISTANT_DONE), null)
         .thenCompose(page -> {
           if (page.frames().isEmpty()) {
             return holdUntilDone(client, session, page.nextSeq(), delivered);

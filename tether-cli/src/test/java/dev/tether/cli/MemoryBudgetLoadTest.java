@@ -1,5 +1,9 @@
 package dev.tether.cli;
 
+import dev.tether.server.testing.RawHttp;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.HostAddress;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,7 +52,7 @@ class MemoryBudgetLoadTest {
   @Test
   void serve512m_fortyFrames27MB_everyRequestAnswered_rssBounded_latencyRecovers() throws Exception {
     Path socket = dir.resolve("t.sock");
-    Address.Unix address = new Address.Unix(socket);
+    HostAddress.Unix address = new HostAddress.Unix(socket);
     try (ChildJvm serve = ChildJvm.startWith(dir, "serve", Map.of(), List.of("-Xmx" + HEAP_MIB + "m"),
         "serve", "--auto-create", "--socket", socket.toString());
         RawHttp http = new RawHttp(address)) {

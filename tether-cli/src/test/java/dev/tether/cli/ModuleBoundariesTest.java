@@ -42,6 +42,8 @@ class ModuleBoundariesTest {
         requires dev.tether.telegram;
         requires dev.tether.coven;
         requires dev.tether.store.jetstream;
+        requires dev.tether.server;
+        requires dev.tether.client.http;
       }
       """;
 
@@ -62,10 +64,14 @@ class ModuleBoundariesTest {
         import dev.tether.telegram.TelegramBridge;
         import dev.tether.coven.CovenAgent;
         import dev.tether.store.jetstream.JetStreamTetherStore;
+        import dev.tether.server.TetherServer;
+        import dev.tether.client.HostAddress;
+        import dev.tether.client.http.HttpTetherClient;
         public class Use {
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
               MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
-              TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class};
+              TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
+              HostAddress.class, HttpTetherClient.class};
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -80,7 +86,10 @@ class ModuleBoundariesTest {
       "dev.tether.store.internal.StoreInternals",
       "dev.tether.telegram.internal.BotApi",
       "dev.tether.coven.internal.ReplyTranslator",
-      "dev.tether.store.jetstream.internal.InstanceMirror"})
+      "dev.tether.store.jetstream.internal.InstanceMirror",
+      "dev.tether.server.internal.Daemon",
+      "dev.tether.server.internal.TetherHandler",
+      "dev.tether.client.http.TetherHttpClient"})
   void consumerModule_cannotImportNonExportedPackage(String internalClass) throws IOException {
     List<Diagnostic<? extends JavaFileObject>> errors = compile("""
         package consumer;
@@ -91,7 +100,8 @@ class ModuleBoundariesTest {
         """.formatted(internalClass, internalClass.substring(internalClass.lastIndexOf('.') + 1)));
     String text = String.join("\n", messages(errors));
     String pkg = internalClass.substring(0, internalClass.lastIndexOf('.'));
-    assertTrue(text.contains("package " + pkg + " is not visible") || text.contains("does not export " + pkg),
+    assertTrue(text.contains("package " + pkg + " is not visible") || text.contains("does not export " + pkg)
+        || text.contains("is not public in " + pkg),
         () -> "expected javac to refuse " + pkg + ", got: " + text);
   }
 
@@ -115,7 +125,7 @@ class ModuleBoundariesTest {
   /** Jars of the named and automatic modules the tether modules require, by file name prefix. */
   private static final List<String> THIRD_PARTY_MODULES = List.of("jackson-core", "jackson-databind",
       "jackson-annotations", "caffeine", "sqlite-jdbc", "grpc-", "protobuf-java", "bcprov", "guava",
-      "failureaccess", "jnats");
+      "failureaccess", "jnats", "jetty-", "slf4j-api");
 
   /** The tether library modules of this build and the named modules they require. */
   private static String modulePath() {
@@ -124,7 +134,8 @@ class ModuleBoundariesTest {
         dev.tether.client.TetherClient.class, dev.tether.sessions.BlobKey.class,
         dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
-        dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class)) {
+        dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,
+        dev.tether.server.TetherServer.class, dev.tether.client.http.HttpTetherClient.class)) {
       entries.add(location(inModule));
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

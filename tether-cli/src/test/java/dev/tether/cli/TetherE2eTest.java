@@ -1,5 +1,10 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.server.testing.RawHttp;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.TokenFile;
+import dev.tether.client.HostAddress;
 import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,7 +45,7 @@ class TetherE2eTest {
       Path agentDir = dir.resolve("agent-data");
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", socket.toString(), "--instance", INSTANCE,
               "--data-dir", agentDir.toString());
-          TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+          HttpTetherClient client = Clients.of(new HostAddress.Unix(socket), null)) {
         agent.awaitStderr("ready on", START_MS);
 
         Image photo = Fixtures.jpeg(320, 200);
@@ -77,7 +82,7 @@ class TetherE2eTest {
   void oversizeUpload_413WithTheCode_andTheServerKeepsServing() throws Exception {
     Path socket = dir.resolve("tether.sock");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--socket", socket.toString());
-        RawHttp http = new RawHttp(new Address.Unix(socket))) {
+        RawHttp http = new RawHttp(new HostAddress.Unix(socket))) {
       serve.awaitStderr("listening on", START_MS);
       String path = "/v1/instances/" + INSTANCE + "/tether";
       byte[] big = new byte[Limits.MAX_FRAME_BYTES + 1];
@@ -104,7 +109,7 @@ class TetherE2eTest {
     Path data = dir.resolve("data");
     List<String> msgIds = new ArrayList<>();
     try (ChildJvm serve = ChildJvm.start(dir, "serve1", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--data-dir", data.toString());
-        TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+        HttpTetherClient client = Clients.of(new HostAddress.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       for (int i = 1; i <= 3; i++) {
         var a = client.send(INSTANCE, Fixtures.userMessage("default", "before restart " + i, Fixtures.png(5, 5))).get(30, TimeUnit.SECONDS);
@@ -115,11 +120,11 @@ class TetherE2eTest {
       assertTrue(serve.stderrText().contains("stopped (requests finished, store closed)"), serve.stderrText());
     }
     try (ChildJvm serve = ChildJvm.start(dir, "serve2", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--data-dir", data.toString());
-        TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+        HttpTetherClient client = Clients.of(new HostAddress.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       var after = client.send(INSTANCE, Fixtures.userMessage("default", "after restart")).get(30, TimeUnit.SECONDS);
       assertEquals(4, after.ingressSeq(), "seq continues after the journal's high-water mark");
-      FramePage page = client.poll(INSTANCE, null, null, 0, 0, 0, null, null).get(30, TimeUnit.SECONDS);
+      FramePage page = Clients.poll(client,INSTANCE, null, null, 0, 0, 0, null, null).get(30, TimeUnit.SECONDS);
       assertEquals(4, page.frames().size());
       for (int i = 0; i < 3; i++) {
         Frame f = page.frames().get(i);
@@ -141,8 +146,8 @@ class TetherE2eTest {
       String host = "http://127.0.0.1:" + port;
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", host, "--token-file", token.toString(),
               "--instance", INSTANCE, "--data-dir", dir.resolve("agent-data").toString());
-          TetherHttpClient client = new TetherHttpClient(Address.parse(host), Tokens.read(token));
-          RawHttp stranger = new RawHttp(Address.parse(host))) {
+          HttpTetherClient client = Clients.of(HostAddress.parse(host), TokenFile.read(token));
+          RawHttp stranger = new RawHttp(HostAddress.parse(host))) {
         agent.awaitStderr("ready on", START_MS);
         assertEquals(401, stranger.post("/v1/instances/" + INSTANCE + "/tether", Fixtures.wire(Fixtures.userMessage("t", "no token"))).status());
         var accepted = client.send(INSTANCE, Fixtures.userMessage("tcp", "over tcp", Fixtures.png(9, 4))).get(30, TimeUnit.SECONDS);
@@ -157,7 +162,7 @@ class TetherE2eTest {
   void serveWithAgent_isOneCommandThatAnswers() throws Exception {
     Path socket = dir.resolve("one.sock");
     try (ChildJvm serve = ChildJvm.start(dir, "serve-with-agent", Map.of(), "serve", "--auto-create", "--socket", socket.toString(), "--with-agent");
-        TetherHttpClient client = new TetherHttpClient(new Address.Unix(socket), null)) {
+        HttpTetherClient client = Clients.of(new HostAddress.Unix(socket), null)) {
       serve.awaitStderr("listening on", START_MS);
       serve.awaitStderr("ready on", START_MS);
       Image photo = Fixtures.jpeg(64, 48);
@@ -167,7 +172,7 @@ class TetherE2eTest {
       long cursor = accepted.ingressSeq();
       for (int i = 0; i < 40 && frames.stream().noneMatch(f -> f.type().equals(FrameTypes.ASSISTANT_DONE)); i++) {
         FramePage page =
-            client.poll("default", "host", "one", cursor, 0, 10_000, null, accepted.msgId()).get(60, TimeUnit.SECONDS);
+            Clients.poll(client,"default", "host", "one", cursor, 0, 10_000, null, accepted.msgId()).get(60, TimeUnit.SECONDS);
         frames.addAll(page.frames());
         cursor = page.nextSeq();
       }
@@ -176,11 +181,11 @@ class TetherE2eTest {
   }
 
   /** Polls until the assistant.done answering {@code msgId}; returns every reply frame in order. */
-  private static List<Frame> readReply(TetherHttpClient client, String session, long afterSeq, String msgId) throws Exception {
+  private static List<Frame> readReply(HttpTetherClient client, String session, long afterSeq, String msgId) throws Exception {
     List<Frame> frames = new ArrayList<>();
     long cursor = afterSeq;
     for (int i = 0; i < 40; i++) {
-      FramePage page = client.poll(INSTANCE, "host", session, cursor, 0, 10_000, null, msgId).get(60, TimeUnit.SECONDS);
+      FramePage page = Clients.poll(client,INSTANCE, "host", session, cursor, 0, 10_000, null, msgId).get(60, TimeUnit.SECONDS);
       frames.addAll(page.frames());
       cursor = page.nextSeq();
       if (frames.stream().anyMatch(f -> f.type().equals(FrameTypes.ASSISTANT_DONE))) {

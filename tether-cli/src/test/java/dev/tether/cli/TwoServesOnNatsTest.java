@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.client.HostAddress;
 import dev.tether.client.SendReceipt;
 import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,8 +32,8 @@ class TwoServesOnNatsTest {
   static List<NatsServer> cluster;
   static ChildJvm serveA;
   static ChildJvm serveB;
-  static TetherHttpClient a;
-  static TetherHttpClient b;
+  static HttpTetherClient a;
+  static HttpTetherClient b;
 
   @BeforeAll
   static void start() throws Exception {
@@ -39,8 +42,8 @@ class TwoServesOnNatsTest {
     String urls = String.join(",", cluster.stream().map(NatsServer::url).toList());
     serveA = startServe("a", urls);
     serveB = startServe("b", urls);
-    a = new TetherHttpClient(new Address.Unix(dir.resolve("a.sock")), null);
-    b = new TetherHttpClient(new Address.Unix(dir.resolve("b.sock")), null);
+    a = Clients.of(new HostAddress.Unix(dir.resolve("a.sock")), null);
+    b = Clients.of(new HostAddress.Unix(dir.resolve("b.sock")), null);
   }
 
   static ChildJvm startServe(String name, String urls) throws Exception {
@@ -90,8 +93,8 @@ class TwoServesOnNatsTest {
     for (int i = 0; i < 5; i++) {
       SendReceipt accepted = (i % 2 == 0 ? a : b)
           .send(vm, Fixtures.userMessage("s1", "hello " + i)).get(60, TimeUnit.SECONDS);
-      TetherHttpClient other = i % 2 == 0 ? b : a;
-      FramePage page = other.poll(vm, "host", "s1", accepted.ingressSeq() - 1, 0, 0, null, null)
+      HttpTetherClient other = i % 2 == 0 ? b : a;
+      FramePage page = Clients.poll(other,vm, "host", "s1", accepted.ingressSeq() - 1, 0, 0, null, null)
           .get(60, TimeUnit.SECONDS);
       assertEquals(1, page.frames().size(), "poll without wait, right after the POST elsewhere");
       Frame f = page.frames().get(0);
@@ -105,9 +108,9 @@ class TwoServesOnNatsTest {
     String vm = instance("wake");
     long cursor = a.send(vm, Fixtures.userMessage("w", "opens the instance")).get(60, TimeUnit.SECONDS).ingressSeq();
     for (int round = 0; round < 3; round++) {
-      int held = b.waitsHeld().get(10, TimeUnit.SECONDS);
-      CompletableFuture<FramePage> poll = b.poll(vm, "host", "w", cursor, 0, 20_000, null, null);
-      for (int i = 0; i < 200 && b.waitsHeld().get(10, TimeUnit.SECONDS) <= held; i++) {
+      int held = Clients.waitsHeld(b.address(), null);
+      CompletableFuture<FramePage> poll = Clients.poll(b,vm, "host", "w", cursor, 0, 20_000, null, null);
+      for (int i = 0; i < 200 && Clients.waitsHeld(b.address(), null) <= held; i++) {
         Thread.sleep(25);
       }
       long t0 = System.nanoTime();
@@ -124,15 +127,15 @@ class TwoServesOnNatsTest {
   void twoHundredLongPollsOnOne_eachAnsweredWithItsOwnFrameFromTheOther() throws Exception {
     String vm = instance("fan");
     long start = a.send(vm, Fixtures.userMessage("opener", "opens the instance")).get(60, TimeUnit.SECONDS).ingressSeq();
-    int before = b.waitsHeld().get(10, TimeUnit.SECONDS);
+    int before = Clients.waitsHeld(b.address(), null);
     List<CompletableFuture<FramePage>> polls = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      polls.add(b.poll(vm, "host", "s" + i, start, 0, 30_000, null, null));
+      polls.add(Clients.poll(b,vm, "host", "s" + i, start, 0, 30_000, null, null));
     }
-    for (int i = 0; i < 600 && b.waitsHeld().get(10, TimeUnit.SECONDS) < before + 200; i++) {
+    for (int i = 0; i < 600 && Clients.waitsHeld(b.address(), null) < before + 200; i++) {
       Thread.sleep(25);
     }
-    assertTrue(b.waitsHeld().get(10, TimeUnit.SECONDS) >= before + 200, "B holds the 200 long-polls");
+    assertTrue(Clients.waitsHeld(b.address(), null) >= before + 200, "B holds the 200 long-polls");
     List<CompletableFuture<SendReceipt>> posts = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       posts.add(a.send(vm, Fixtures.userMessage("s" + i, "for s" + i)));
@@ -162,11 +165,11 @@ class TwoServesOnNatsTest {
     String urls = String.join(",", cluster.stream().map(NatsServer::url).toList());
     serveA = startServe("a", urls);
     serveB = startServe("b", urls);
-    a = new TetherHttpClient(new Address.Unix(dir.resolve("a.sock")), null);
-    b = new TetherHttpClient(new Address.Unix(dir.resolve("b.sock")), null);
+    a = Clients.of(new HostAddress.Unix(dir.resolve("a.sock")), null);
+    b = Clients.of(new HostAddress.Unix(dir.resolve("b.sock")), null);
     long next = b.send(vm, Fixtures.userMessage("r", "after")).get(60, TimeUnit.SECONDS).ingressSeq();
     assertTrue(next > last, next + " > " + last);
-    assertEquals(last + 1, a.poll(vm, "host", "r", 0, 0, 0, null, null).get(60, TimeUnit.SECONDS).frames().size(),
+    assertEquals(last + 1, Clients.poll(a,vm, "host", "r", 0, 0, 0, null, null).get(60, TimeUnit.SECONDS).frames().size(),
         "every frame is still there after the restart");
   }
 }

@@ -135,7 +135,9 @@ final class EgressReadLoop {
       if (onlyOwnMessages && timeLeft && !answer.isDone()) {
         return new Cursor(result.nextSeq(), gap, oldest);
       }
-      boolean timedOut = result.timedOut() || (onlyOwnMessages && request.waitMs() > 0);
+      // A read that was to wait and returns nothing timed out, also when its deadline ran out
+      // between rounds (the last round then polled with no wait, which never reports a timeout).
+      boolean timedOut = result.timedOut() || (egress.isEmpty() && request.waitMs() > 0 && !timeLeft);
       answer.complete(new FramePage(egress, result.nextSeq(), timedOut, gap, gap ? oldest : 0));
       return null;
     }

@@ -175,4 +175,21 @@ class EgressReadLoopTest {
       assertEquals(List.of(answer), r.frames().stream().map(Frame::seq).toList());
     }
   }
+
+  @Test
+  void deadlineRunningOutBetweenRounds_answersTimedOut_notAnEmptySuccess() throws Exception {
+    store.append(VM, Frames.hostUserMessage("s", "only our own message", List.of()));
+    // The clock stands still for the first round (deadline, its wait, its time check), so the
+    // round continues past our own message; then it jumps past the deadline, so the second round
+    // polls with no wait and finds nothing.
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.function.LongSupplier clock = () -> calls.incrementAndGet() <= 3 ? 0 : TimeUnit.SECONDS.toNanos(5);
+
+    FramePage r = EgressReadLoop.read(client, VM, request(0, 1_000), clock).get(10, TimeUnit.SECONDS);
+
+    assertTrue(calls.get() > 3, "the read went into a second round");
+    assertTrue(r.frames().isEmpty(), r.toString());
+    assertTrue(r.timedOut(), "an empty answer to a read that waited is a timeout: " + r);
+    assertEquals(1, r.nextSeq());
+  }
 }

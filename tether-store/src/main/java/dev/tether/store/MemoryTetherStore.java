@@ -304,6 +304,12 @@ public final class MemoryTetherStore implements TetherStore {
     return i == null ? 0 : i.retainedBytes();
   }
 
+  @Override
+  public java.util.Optional<InstanceUsage> usage(String instance) {
+    InstanceState i = instances.get(TetherStore.requireInstance(instance));
+    return java.util.Optional.of(i == null ? new InstanceUsage(0, 0) : new InstanceUsage(i.snapshot().size(), i.retainedBytes()));
+  }
+
   /** Waits currently pending on {@code instance}; for monitoring and tests. */
   public int pendingWaits(String instance) {
     InstanceState i = instances.get(TetherStore.requireInstance(instance));

@@ -97,6 +97,14 @@ public interface TetherStore extends AutoCloseable {
   /** The highest seq assigned for {@code instance}, or 0 when none was. */
   long lastSeq(String instance);
 
+  /**
+   * What {@code instance} holds in this process's memory (frames and payload bytes), for
+   * monitoring; empty when the store does not keep frames in memory. The default is empty.
+   */
+  default java.util.Optional<InstanceUsage> usage(String instance) {
+    return java.util.Optional.empty();
+  }
+
   /** Releases resources; waits end as on {@link #remove}. Idempotent. */
   @Override
   void close();

@@ -611,6 +611,11 @@ public final class DurableTetherStore implements TetherStore {
     return memory.retainedBytes(instance);
   }
 
+  @Override
+  public java.util.Optional<dev.tether.store.InstanceUsage> usage(String instance) {
+    return memory.usage(instance);
+  }
+
   /** Commits what is queued, stops the writer, closes the file and ends all waits. Idempotent. */
   @Override
   public void close() {

@@ -1,0 +1,204 @@
+package dev.tether.client.http;
+
+import dev.tether.client.TokenFile;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.MediaType;
+import dev.tether.api.TetherException;
+import dev.tether.client.FramePage;
+import dev.tether.client.HostAddress;
+import dev.tether.client.PollRequest;
+import dev.tether.client.SendReceipt;
+import dev.tether.client.TetherClient;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The {@link TetherClient} of a remote host, over its HTTP API ({@code POST .../tether},
+ * {@code GET .../tether/poll}, {@code .../blob}): what {@code tether mcp --host},
+ * {@code tether coven}, {@code tether telegram} and any Java service use to reach a
+ * {@code tether serve} or an embedded {@code dev.tether.server.TetherServer}. The in-process twin
+ * is {@code dev.tether.store.StoreTetherClient}; both answer alike.
+ *
+ * <pre>{@code
+ * try (HttpTetherClient client = HttpTetherClient.builder(HostAddress.parse("127.0.0.1:8731"))
+ *     .tokenFile(Path.of(System.getProperty("user.home"), ".tether", "token"))
+ *     .build()) {
+ *   client.send("default", frame).join();
+ * }
+ * }</pre>
+ *
+ * <p>A poll's null channel or session is sent as {@code *} (any), as the contract says. Images
+ * stored as blob refs come back inline (fetched from the host's blob endpoint), or as the ref when
+ * the blob is gone. Cancelling a poll aborts the HTTP request in flight. A refusal completes the
+ * future with a {@link TetherException}: the host's code when it is a known, definite one; else
+ * {@code INVALID_ARGUMENT}, {@code UNAUTHORIZED} or {@code NOT_FOUND} for any other 4xx (retrying
+ * cannot help). 5xx answers and transport failures are {@link java.io.IOException}s (the host may
+ * recover). Thread-safe; {@link #close()} stops its threads.
+ */
+public final class HttpTetherClient implements TetherClient {
+  private final TetherHttpClient http;
+
+  HttpTetherClient(TetherHttpClient http) {
+    this.http = Objects.requireNonNull(http, "http");
+  }
+
+  /** A builder of a client of the host at {@code address}. */
+  public static Builder builder(HostAddress address) {
+    return new Builder(address);
+  }
+
+  /** Where this client sends its requests. */
+  public HostAddress address() {
+    return http.address();
+  }
+
+  /**
+   * Stores image bytes in the instance's blob store ({@code POST /v1/instances/{id}/blob}) and
+   * completes with their key, which a frame can then carry as a blob ref. The host validates the
+   * bytes as an image of {@code type}.
+   */
+  public CompletableFuture<String> putBlob(String instance, byte[] bytes, MediaType type) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(type, "type");
+    return failingWithTranslation(http.putBlob(instance, bytes, type), instance);
+  }
+
+  /**
+   * The bytes of a blob ({@code GET /v1/instances/{id}/blob/{key}}), checked against the key's
+   * hash. A missing blob fails with {@link java.nio.file.NoSuchFileException}.
+   */
+  public CompletableFuture<byte[]> blob(String instance, String key) {
+    Objects.requireNonNull(key, "key");
+    return failingWithTranslation(http.blob(instance, key), instance);
+  }
+
+  @Override
+  public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
+    return failingWithTranslation(http.send(instance, frame), instance);
+  }
+
+  @Override
+  public CompletableFuture<FramePage> poll(String instance, PollRequest r) {
+    return failingWithTranslation(http.poll(instance, r.channel() == null ? "*" : r.channel(),
+        r.sessionId() == null ? "*" : r.sessionId(), r.afterSeq(), r.limit(), r.waitMs(), r.types(), r.replyToMsgId()),
+        instance);
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  /** {@code call} with a host's refusal {@link #translate translated}; cancelling it cancels {@code call}. */
+  private static <T> CompletableFuture<T> failingWithTranslation(CompletableFuture<T> call, String instance) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    call.whenComplete((value, failure) -> {
+      if (failure != null) {
+        result.completeExceptionally(translate(failure, instance));
+      } else {
+        result.complete(value);
+      }
+    });
+    result.whenComplete((value, failure) -> {
+      if (result.isCancelled()) {
+        call.cancel(false); // aborts the request: a long-poll ends at once
+      }
+    });
+    return result;
+  }
+
+  /**
+   * A host's refusal with a known error code becomes a TetherException with that code; any other
+   * 4xx one coded INVALID_ARGUMENT, UNAUTHORIZED or NOT_FOUND (the request itself is wrong, so
+   * retrying cannot help); 5xx and transport failures pass through as
+   * {@link java.io.IOException}s (the host may recover).
+   */
+  static Throwable translate(Throwable t, String instance) {
+    Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    if (cause instanceof TetherHttpClient.HttpError e) {
+      Optional<ErrorCode> known = ErrorCode.parse(e.code).filter(c -> !c.retryable());
+      if (known.isPresent() && known.get() != ErrorCode.INSTANCE_NOT_FOUND) {
+        ErrorCode code = known.get();
+        return e.imageIndex >= 0 ? TetherException.forImage(code, e.imageIndex, e.detail) : TetherException.of(code, e.detail);
+      }
+      if (e.status / 100 == 4 && e.status != 408 && e.status != 429) {
+        String said = e.status + " " + e.code + (e.detail == null || e.detail.isEmpty() ? "" : ": " + e.detail);
+        return refused(e.status, e.code, said, instance);
+      }
+    }
+    if (cause instanceof org.eclipse.jetty.client.HttpResponseException e && e.getResponse() != null
+        && e.getResponse().getStatus() / 100 == 4) {
+      // Jetty refuses some answers itself, such as a 401 without a WWW-Authenticate header.
+      int status = e.getResponse().getStatus();
+      return refused(status, "HTTP_" + status, status + ": " + e.getMessage(), instance);
+    }
+    return cause;
+  }
+
+  /**
+   * Configures an {@link HttpTetherClient}. Not thread-safe.
+   */
+  public static final class Builder {
+    private final HostAddress address;
+    private String token;
+    private java.nio.file.Path tokenFile;
+    private boolean blobImages;
+
+    private Builder(HostAddress address) {
+      this.address = Objects.requireNonNull(address, "address");
+    }
+
+    /** The host's bearer token (TCP only; a Unix socket needs none). */
+    public Builder token(String token) {
+      this.token = Objects.requireNonNull(token, "token");
+      return this;
+    }
+
+    /** Reads the bearer token from this file at {@link #build()}, with the rules of {@link dev.tether.client.TokenFile}. */
+    public Builder tokenFile(java.nio.file.Path file) {
+      this.tokenFile = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /**
+     * Whether {@link HttpTetherClient#send} uploads a frame's inline images first and sends them
+     * as blob refs (the host's ring then holds a few hundred bytes per image instead of its
+     * base64). Polls always return images inline. Default: false.
+     */
+    public Builder blobImages(boolean blobImages) {
+      this.blobImages = blobImages;
+      return this;
+    }
+
+    /**
+     * A started client; it connects on first use.
+     *
+     * @throws IllegalStateException when both a token and a token file were set
+     * @throws IllegalArgumentException when the token file breaks a rule of {@link dev.tether.client.TokenFile}
+     * @throws java.io.IOException when the token file cannot be read
+     */
+    public HttpTetherClient build() throws java.io.IOException {
+      if (token != null && tokenFile != null) {
+        throw new IllegalStateException("set token(...) or tokenFile(...), not both");
+      }
+      String bearer = token != null ? token : tokenFile != null ? dev.tether.client.TokenFile.read(tokenFile) : null;
+      return new HttpTetherClient(new TetherHttpClient(address, bearer).blobImages(blobImages));
+    }
+  }
+
+  private static Throwable refused(int status, String code, String said, String instance) {
+    if ("INSTANCE_NOT_FOUND".equals(code)) {
+      return TetherException.of(ErrorCode.INSTANCE_NOT_FOUND, "no instance named '" + instance + "'");
+    }
+    ErrorCode refusal = switch (status) {
+      case 401, 403 -> ErrorCode.UNAUTHORIZED;
+      case 404 -> ErrorCode.NOT_FOUND;
+      default -> ErrorCode.INVALID_ARGUMENT;
+    };
+    String advice = refusal == ErrorCode.UNAUTHORIZED ? "; check the host's bearer token (--token-file of tether mcp, --host-token-file of the bridges)" : "";
+    return TetherException.of(refusal, "the tether host refused the request: " + said + advice);
+  }
+}

@@ -1,0 +1,301 @@
+package dev.tether.server;
+
+import dev.tether.client.HostAddress;
+import dev.tether.client.TetherClient;
+import dev.tether.client.TokenFile;
+import dev.tether.images.FrameValidator;
+import dev.tether.server.internal.Daemon;
+import dev.tether.store.TetherStore;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The tether host daemon as a library: the HTTP API of {@code tether serve} over a Unix domain
+ * socket or loopback TCP, in front of a {@link TetherStore}. What {@code tether serve} runs is
+ * exactly this server; the command only turns its flags into this builder.
+ *
+ * <pre>{@code
+ * try (TetherServer server = TetherServer.builder()
+ *     .listen(new HostAddress.Tcp("127.0.0.1", 0))
+ *     .token(token)
+ *     .store(MemoryTetherStore.builder().build())
+ *     .start()) {
+ *   HostAddress bound = server.boundAddress(); // port 0 resolved
+ * }
+ * }</pre>
+ *
+ * <p>Rules the server enforces whatever the embedder does: a Unix socket's directory is created
+ * 0700 when missing and the socket made 0600 once bound (the socket is the access control; when
+ * that fails the server stops again); a stale socket left by a dead server is replaced, any other
+ * file at the path is refused; a TCP listener needs a bearer token of at least
+ * {@value TokenFile#MIN_BYTES} bytes on every request; a non-loopback TCP address (API or console)
+ * is refused unless {@link Builder#allowNonLoopback(boolean)}; request bodies in flight are bounded
+ * by an ingress budget (past it: 503); every error is the JSON body {@code {"error":{"code","message"}}}.
+ *
+ * <p>{@link #close()} is graceful: new requests get 503, waits in progress are answered at once,
+ * requests in flight finish (up to 10 s), then the store is closed (which flushes a durable
+ * journal) and the socket file removed. Thread-safe; {@code close()} is idempotent. The server
+ * never prints, exits the process or installs shutdown hooks; it logs through
+ * {@link System.Logger}.
+ */
+public final class TetherServer implements AutoCloseable {
+  private final Daemon daemon;
+  private final String consoleToken;
+
+  private TetherServer(Daemon daemon, String consoleToken) {
+    this.daemon = daemon;
+    this.consoleToken = consoleToken;
+  }
+
+  /** A builder with the defaults of {@code tether serve}; {@link Builder#store} is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Where the API listens; for TCP with port 0, the port it got. */
+  public HostAddress boundAddress() {
+    return daemon.boundAddress();
+  }
+
+  /** Where the web console listens (its port resolved), when it was configured. */
+  public Optional<HostAddress.Tcp> consoleAddress() {
+    return daemon.consoleAddress();
+  }
+
+  /**
+   * The URL that opens the web console, with its token in the fragment (which browsers never
+   * send to the server), when the console was configured.
+   */
+  public Optional<URI> consoleUrl() {
+    return consoleAddress().map(a -> {
+      String host = a.host().contains(":") ? "[" + a.host() + "]" : a.host();
+      return URI.create("http://" + host + ":" + a.port() + "/#token=" + consoleToken);
+    });
+  }
+
+  /**
+   * An in-process client of this server: the same registry (an unknown instance is
+   * {@code INSTANCE_NOT_FOUND} unless auto-create is on), the same validation and limits as the
+   * HTTP API, no HTTP hop. Polled blob refs come back inline. What {@code tether serve
+   * --with-agent} gives its demo agent. Closing the client leaves the server running.
+   */
+  public TetherClient localClient() {
+    return daemon.localClient(false);
+  }
+
+  /**
+   * As {@link #localClient()}; with {@code blobImages}, a sent frame's inline images are first
+   * stored in the instance's blob store and sent as blob refs (the ring then holds a ref instead of
+   * the base64), as {@code HttpTetherClient.Builder.blobImages} does over HTTP.
+   */
+  public TetherClient localClient(boolean blobImages) {
+    return daemon.localClient(blobImages);
+  }
+
+  /** Blocks until the server has stopped (after {@link #close()}). */
+  public void awaitStop() throws InterruptedException {
+    daemon.join();
+  }
+
+  /** Stops gracefully (see the class comment); idempotent. */
+  @Override
+  public void close() {
+    daemon.close();
+  }
+
+  /**
+   * Collects the settings of a {@link TetherServer}. Setters fail fast on a bad value
+   * ({@link IllegalArgumentException} naming the setting); {@link #start()} checks the settings
+   * together. Not thread-safe; a builder may start several servers (on different addresses).
+   */
+  public static final class Builder {
+    /** Fewer workers than this can starve Jetty's acceptor and selector threads. */
+    private static final int MIN_THREADS = 8;
+
+    private HostAddress address;
+    private TetherStore store;
+    private String token;
+    private Path tokenFile;
+    private boolean allowNonLoopback;
+    private final LinkedHashSet<String> instances = new LinkedHashSet<>();
+    private boolean autoCreate;
+    private Path workspaces;
+    private Path registryFile;
+    private FrameValidator validator = FrameValidator.standard();
+    private long ingressBytes = Daemon.defaultIngressBytes();
+    private int maxThreads = 32;
+    private HostAddress.Tcp consoleAddress;
+    private String consoleToken;
+
+    private Builder() {}
+
+    /** Where the API listens. Default: {@link HostAddress#defaultSocket()}. TCP port 0 takes any free port. */
+    public Builder listen(HostAddress address) {
+      this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /** The frames; required. The server closes it on {@link TetherServer#close()}. */
+    public Builder store(TetherStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /** The bearer token every TCP request must carry; at least {@value TokenFile#MIN_BYTES} bytes. */
+    public Builder token(String token) {
+      Objects.requireNonNull(token, "token");
+      int bytes = token.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes < TokenFile.MIN_BYTES) {
+        throw new IllegalArgumentException("token must be at least " + TokenFile.MIN_BYTES + " bytes but was " + bytes);
+      }
+      this.token = token;
+      return this;
+    }
+
+    /**
+     * Reads the TCP token from {@code file} at {@link #start()}, creating it (0600, with a random
+     * token) when missing, with the rules of {@link TokenFile}.
+     */
+    public Builder tokenFile(Path file) {
+      this.tokenFile = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** Allows a TCP listener (API or console) on an address that is not loopback. Default: false. */
+    public Builder allowNonLoopback(boolean allow) {
+      this.allowNonLoopback = allow;
+      return this;
+    }
+
+    /**
+     * Registers an instance at start (repeatable). Default: the one instance {@code default}
+     * when none is named. More can be added with {@code PUT /v1/instances/{id}}.
+     *
+     * @throws IllegalArgumentException when {@code id} is not 1 to 128 letters, digits, '.', '-' or '_'
+     */
+    public Builder instance(String id) {
+      instances.add(Daemon.requireInstanceId(Objects.requireNonNull(id, "id")));
+      return this;
+    }
+
+    /** Registers an unknown instance on first use instead of answering 404 INSTANCE_NOT_FOUND. Default: false. */
+    public Builder autoCreate(boolean autoCreate) {
+      this.autoCreate = autoCreate;
+      return this;
+    }
+
+    /**
+     * Where instances get their default workspace ({@code {root}/{id}}, blobs in
+     * {@code .aegis/blobs} below it). Default: {@code ~/.tether/workspaces}.
+     */
+    public Builder workspaces(Path root) {
+      this.workspaces = Objects.requireNonNull(root, "root");
+      return this;
+    }
+
+    /** Persists the registry (instances, watermarks) in this file. Default: in memory only. */
+    public Builder registryFile(Path file) {
+      this.registryFile = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** Validates ingress frames, with its limits. Default: {@link FrameValidator#standard()}. */
+    public Builder validator(FrameValidator validator) {
+      this.validator = Objects.requireNonNull(validator, "validator");
+      return this;
+    }
+
+    /**
+     * Request body bytes read at once across all requests; a request that would exceed it gets
+     * 503. Default: a quarter of the heap, at least 64 MiB.
+     */
+    public Builder ingressBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("ingressBytes must be > 0 but was " + bytes);
+      }
+      this.ingressBytes = bytes;
+      return this;
+    }
+
+    /** HTTP worker threads (long-polls and streams hold none while they wait). Default: 32, at least 8. */
+    public Builder maxThreads(int threads) {
+      if (threads < MIN_THREADS) {
+        throw new IllegalArgumentException("maxThreads must be >= " + MIN_THREADS + " but was " + threads);
+      }
+      this.maxThreads = threads;
+      return this;
+    }
+
+    /**
+     * Also serves the web console on this TCP address (port 0: any free port), behind its own
+     * token; see {@link TetherServer#consoleUrl()}.
+     */
+    public Builder console(HostAddress.Tcp address) {
+      this.consoleAddress = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /** The console's bearer token. Default: 32 random bytes, new for each server. */
+    public Builder consoleToken(String token) {
+      Objects.requireNonNull(token, "token");
+      if (token.getBytes(StandardCharsets.UTF_8).length < TokenFile.MIN_BYTES) {
+        throw new IllegalArgumentException("consoleToken must be at least " + TokenFile.MIN_BYTES + " bytes");
+      }
+      this.consoleToken = token;
+      return this;
+    }
+
+    /**
+     * Starts a server with these settings.
+     *
+     * @throws IllegalStateException when no store was set, or a TCP listener has no token, or both
+     *     a token and a token file were set
+     * @throws IllegalArgumentException when a TCP address is not loopback and that was not allowed,
+     *     or a token file breaks the rules of {@link TokenFile}
+     * @throws IOException when the address is in use or cannot be bound, or a file cannot be read
+     */
+    public TetherServer start() throws IOException {
+      if (store == null) {
+        throw new IllegalStateException("store is required: call store(TetherStore)");
+      }
+      HostAddress listen = address != null ? address : HostAddress.defaultSocket();
+      String bearer = null;
+      if (listen instanceof HostAddress.Tcp tcp) {
+        requireLoopbackOrAllowed("listen", tcp);
+        if (token != null && tokenFile != null) {
+          throw new IllegalStateException("set token(...) or tokenFile(...), not both");
+        }
+        if (token == null && tokenFile == null) {
+          throw new IllegalStateException("a TCP listener needs a bearer token: call token(...) or tokenFile(...)");
+        }
+        bearer = token != null ? token : TokenFile.loadOrCreate(tokenFile);
+      }
+      Daemon.Console console = null;
+      String consoleBearer = consoleToken != null ? consoleToken : Daemon.newConsoleToken();
+      if (consoleAddress != null) {
+        requireLoopbackOrAllowed("console", consoleAddress);
+        console = new Daemon.Console(consoleAddress, consoleBearer);
+      }
+      List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
+      Path root = workspaces != null ? workspaces : Path.of(System.getProperty("user.home"), ".tether", "workspaces");
+      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, ingressBytes, root,
+          registryFile, autoCreate, List.copyOf(names), console));
+      return new TetherServer(daemon, consoleBearer);
+    }
+
+    private void requireLoopbackOrAllowed(String what, HostAddress.Tcp tcp) {
+      if (!allowNonLoopback && !tcp.isLoopback()) {
+        throw new IllegalArgumentException("refusing to " + (what.equals("console") ? "serve the console" : "listen")
+            + " on non-loopback " + tcp + ": the API has no TLS. Use 127.0.0.1, or allow non-loopback addresses"
+            + " (allowNonLoopback; --allow-non-loopback on the command line) if you really mean it");
+      }
+    }
+  }
+}

@@ -1,0 +1,356 @@
+package dev.tether.server.internal;
+
+import dev.tether.client.HostAddress;
+import dev.tether.images.FrameValidator;
+import dev.tether.store.TetherStore;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Objects;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The running daemon behind {@link dev.tether.server.TetherServer}: a Jetty 12 server with the {@link TetherHandler} over a store, on a
+ * Unix domain socket or a loopback TCP port.
+ *
+ * <p>Security (spec section 7): the Unix socket is the access control. Its directory is created
+ * with mode 0700 when missing and the socket file is set to 0600 once bound, so only the owner can
+ * connect. On TCP every request needs the bearer token, and a non-loopback address is refused
+ * unless the caller forces it.
+ *
+ * <p>With a {@link Console}, a second connector on loopback TCP serves the web console
+ * ({@link ConsoleRouter} picks the routes by connector): its page, and this API behind the
+ * console's own token. Both listeners share the thread pool, the handler and its shutdown.
+ *
+ * <p>Shutdown is graceful: new requests get 503, waits in progress are answered at once, requests
+ * in flight finish (up to the stop timeout), then the store is closed, which flushes a durable
+ * journal. Thread-safe; {@link #close()} is idempotent.
+ */
+public final class Daemon implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(Daemon.class.getName());
+  private static final int ACCEPT_QUEUE = 1024;
+
+  private final Server server;
+  private final TetherHandler handler;
+  private final TetherStore store;
+  private final FrameValidator validator;
+  private final InstanceRegistry registry;
+  private final AbstractConnector connector;
+  private final ServerConnector consoleConnector; // null without a console
+  private final HostAddress address;
+  private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * The web console's listener ({@code serve --console}): loopback TCP with its own token, serving
+   * the page and the API the page uses ({@link ConsoleRoutes}).
+   *
+   * @param address where to listen (port 0: any free port)
+   * @param token the console's bearer token, e.g. {@link BearerAuth#newToken()}
+   */
+  public record Console(HostAddress.Tcp address, String token) {
+    public Console {
+      Objects.requireNonNull(address, "address");
+      Objects.requireNonNull(token, "token");
+    }
+  }
+
+  private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, InstanceRegistry registry, Console console) {
+    this.address = address;
+    this.store = store;
+    this.validator = validator;
+    QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
+    pool.setName("tether-http");
+    pool.setDaemon(true);
+    this.server = new Server(pool);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    // Jetty's per-connection header cache matches values case-insensitively by default, which
+    // would let "Bearer S3CRET" pass after "Bearer s3cret" on a kept-alive connection.
+    config.setHeaderCacheCaseSensitive(true);
+    HttpConnectionFactory http = new HttpConnectionFactory(config);
+    if (address instanceof HostAddress.Unix unix) {
+      UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
+      c.setUnixDomainPath(unix.path());
+      // The default backlog is tiny for Unix sockets, where a full queue fails connect() at once
+      // (EAGAIN) instead of retrying as TCP does; a burst of clients needs room.
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
+      connector = c;
+    } else {
+      HostAddress.Tcp tcp = (HostAddress.Tcp) address;
+      ServerConnector c = new ServerConnector(server, http);
+      c.setHost(tcp.host());
+      c.setPort(tcp.port());
+      c.setAcceptQueueSize(ACCEPT_QUEUE);
+      connector = c;
+    }
+    // Long-polls last up to 30 s; the idle timeout must not cut them.
+    connector.setIdleTimeout(120_000);
+    server.addConnector(connector);
+    this.registry = registry;
+    this.handler = new TetherHandler(store, registry, validator, token, ingressBytes);
+    if (console == null) {
+      consoleConnector = null;
+      server.setHandler(new GracefulHandler(handler));
+    } else {
+      consoleConnector = new ServerConnector(server, http);
+      consoleConnector.setName("console");
+      consoleConnector.setHost(console.address().host());
+      consoleConnector.setPort(console.address().port());
+      consoleConnector.setIdleTimeout(120_000); // the page's stream sends a heartbeat every 15 s
+      server.addConnector(consoleConnector);
+      ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
+      server.setHandler(new GracefulHandler(new ConsoleRouter(handler, consoleConnector, routes)));
+    }
+    server.setErrorHandler(new JsonErrorHandler());
+    server.setStopTimeout(10_000);
+    server.setStopAtShutdown(false);
+  }
+
+  /**
+   * Starts a server. For a Unix socket the parent directory is created (0700) when missing, a
+   * stale socket file left by a dead server is removed (any other file at the path is refused,
+   * never deleted), and the socket is made 0600; when that fails the server stops again.
+   *
+   * @throws IOException when the address is in use or cannot be bound
+   */
+  static Daemon start(HostAddress address, TetherStore store, String token, int maxThreads) throws IOException {
+    return start(address, store, FrameValidator.standard(), token, maxThreads);
+  }
+
+  /** As {@link #start(HostAddress, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
+  static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads)
+      throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
+  }
+
+  /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
+  static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, InstanceRegistry.autoCreating(), null);
+  }
+
+  /**
+   * As above, serving the instances of {@code registry}: a route on an instance it does not know
+   * answers 404 INSTANCE_NOT_FOUND unless the registry auto-creates.
+   */
+  static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, InstanceRegistry registry) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, null);
+  }
+
+  /** As above, with the web console's listener as well when {@code console} is not null. */
+  static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, InstanceRegistry registry, Console console) throws IOException {
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, console);
+  }
+
+  /**
+   * Everything {@link dev.tether.server.TetherServer.Builder} collected, checked there.
+   *
+   * @param address where the API listens
+   * @param store the frames
+   * @param validator ingress validation and its limits
+   * @param token the bearer token of a TCP listener (null for a Unix socket)
+   * @param maxThreads HTTP worker threads
+   * @param ingressBytes request body bytes read at once
+   * @param workspacesRoot where instances get their default workspace
+   * @param registryFile where the registry persists, or null to keep it in memory
+   * @param autoCreate whether an unknown instance is registered on first use
+   * @param instances instances registered at start
+   * @param console the console's listener, or null
+   */
+  public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      long ingressBytes, Path workspacesRoot, Path registryFile, boolean autoCreate, java.util.List<String> instances,
+      Console console) {}
+
+  /**
+   * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
+   *
+   * @throws IllegalArgumentException when an instance name is not a valid id
+   * @throws IOException when the registry cannot be read or the address cannot be bound
+   */
+  public static Daemon start(Settings settings) throws IOException {
+    InstanceRegistry registry = InstanceRegistry.open(settings.workspacesRoot(), settings.registryFile(), settings.autoCreate());
+    for (String name : settings.instances()) {
+      registry.put(InstanceRegistry.requireId(name), null);
+    }
+    return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
+        OWNER_ONLY, settings.ingressBytes(), registry, settings.console());
+  }
+
+  /**
+   * Checks an instance id.
+   *
+   * @throws IllegalArgumentException saying what an id may contain
+   */
+  public static String requireInstanceId(String id) {
+    return InstanceRegistry.requireId(id);
+  }
+
+  /** The bearer token of a new console: 32 random bytes, hex. */
+  public static String newConsoleToken() {
+    return BearerAuth.newToken();
+  }
+
+  /** A quarter of the heap, at least 64 MiB. */
+  public static long defaultIngressBytes() {
+    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  /** Makes a freshly bound socket file owner-only; a seam so tests can make it fail. */
+  @FunctionalInterface
+  interface SocketPermissions {
+    void restrict(Path socket) throws IOException;
+  }
+
+  static final SocketPermissions OWNER_ONLY =
+      socket -> Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+
+  /**
+   * As above, restricting the socket file with {@code permissions}. When that fails, the server
+   * is stopped again (a socket others might reach is no access control) and the failure thrown.
+   */
+  static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
+      SocketPermissions permissions) throws IOException {
+    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
+  }
+
+  private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
+      int maxThreads, SocketPermissions permissions, long ingressBytes, InstanceRegistry registry, Console console)
+      throws IOException {
+    Objects.requireNonNull(address, "address");
+    Objects.requireNonNull(store, "store");
+    if (address instanceof HostAddress.Tcp && token == null) {
+      throw new IllegalArgumentException("a TCP listener needs a token");
+    }
+    if (address instanceof HostAddress.Unix unix) {
+      prepareSocketPath(unix.path());
+    }
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, ingressBytes, registry, console);
+    try {
+      s.server.start();
+    } catch (Exception e) {
+      try {
+        s.server.stop();
+      } catch (Exception ignored) {
+        // best effort
+      }
+      throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+    }
+    if (address instanceof HostAddress.Unix unix) {
+      try {
+        permissions.restrict(unix.path());
+      } catch (IOException | RuntimeException e) {
+        s.close();
+        throw new IOException("cannot make the socket " + unix.path() + " owner-only (" + e.getMessage()
+            + "); stopped. Put the socket on a file system with POSIX permissions (--socket PATH)", e);
+      }
+    }
+    return s;
+  }
+
+  /** Where the server listens; for TCP with port 0, the port it got. */
+  public HostAddress boundAddress() {
+    if (address instanceof HostAddress.Tcp tcp && connector instanceof NetworkConnector n) {
+      return new HostAddress.Tcp(tcp.host(), n.getLocalPort());
+    }
+    return address;
+  }
+
+  /** Where the console listens (the port it got for port 0), when there is a console. */
+  public java.util.Optional<HostAddress.Tcp> consoleAddress() {
+    return consoleConnector == null ? java.util.Optional.empty()
+        : java.util.Optional.of(new HostAddress.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
+  }
+
+  /** An in-process client of this daemon (see {@link LocalClient}). */
+  public dev.tether.client.TetherClient localClient(boolean blobImages) {
+    return new LocalClient(store, registry, validator, blobImages);
+  }
+
+  TetherHandler handler() {
+    return handler;
+  }
+
+  InstanceRegistry registry() {
+    return registry;
+  }
+
+  TetherStore store() {
+    return store;
+  }
+
+  /** Stops gracefully: answers waits, lets in-flight requests finish, then closes the store. */
+  @Override
+  public void close() {
+    if (!stopped.compareAndSet(false, true)) {
+      return; // a second caller (the shutdown hook and a test, say) does not wait again
+    }
+    handler.beginShutdown();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "stopping the HTTP server failed", e);
+    }
+    store.close();
+    if (address instanceof HostAddress.Unix unix) {
+      try {
+        Files.deleteIfExists(unix.path());
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "cannot remove " + unix.path(), e);
+      }
+    }
+  }
+
+  /** Blocks until the server has stopped. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  private static void prepareSocketPath(Path socket) throws IOException {
+    Path parent = socket.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      try {
+        Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (FileAlreadyExistsException e) {
+        throw new IOException(parent + " exists and is not a directory", e);
+      }
+    }
+    if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()) {
+        // A regular file, directory or link is someone's data, never a stale socket: keep it.
+        throw new IOException(socket + " exists and is not a socket; refusing to replace it."
+            + " Choose another path with --socket, or remove the file yourself");
+      }
+      if (isLive(socket)) {
+        throw new IOException("a server is already listening on " + socket);
+      }
+      Files.delete(socket); // left behind by a server that died
+    }
+  }
+
+  private static boolean isLive(Path socket) {
+    try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      ch.connect(UnixDomainSocketAddress.of(socket));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.tether.server.internal;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.ImageRefs;
+import dev.tether.api.TetherException;
+import dev.tether.client.FramePage;
+import dev.tether.client.PollRequest;
+import dev.tether.client.SendReceipt;
+import dev.tether.client.TetherClient;
+import dev.tether.images.FrameValidator;
+import dev.tether.sessions.FileBlobStore;
+import dev.tether.store.StoreTetherClient;
+import dev.tether.store.TetherStore;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The in-process client of a running daemon: the HTTP API's registry and validation without the
+ * HTTP hop. An unknown instance is {@code INSTANCE_NOT_FOUND} unless the registry auto-creates;
+ * polled blob refs come back inline from the instance's workspace; with {@code blobImages}, a
+ * sent frame's inline images are first stored in that workspace's blob store and sent as refs (as
+ * {@code POST .../blob} would). Thread-safe; closing it leaves the daemon running.
+ */
+final class LocalClient implements TetherClient {
+  private final InstanceRegistry registry;
+  private final FrameValidator validator;
+  private final boolean blobImages;
+  private final StoreTetherClient delegate;
+
+  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, boolean blobImages) {
+    this.registry = registry;
+    this.validator = validator;
+    this.blobImages = blobImages;
+    this.delegate = StoreTetherClient.builder(store)
+        .knownInstances(this::known)
+        .validator(validator)
+        .blobs((instance, ref) -> BlobFiles.read(registry.require(instance).workspace(), ref, validator.limits()))
+        .build();
+  }
+
+  private boolean known(String instance) {
+    try {
+      registry.require(instance);
+      return true;
+    } catch (TetherException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
+    if (!blobImages || !known(instance)) {
+      return delegate.send(instance, frame);
+    }
+    try {
+      validator.validate(frame);
+      InstanceRegistry.Entry entry = registry.require(instance);
+      FileBlobStore blobs = FileBlobStore.builder(BlobFiles.blobDir(entry.workspace())).limits(validator.limits()).build();
+      Frame refs = ImageRefs.toRefs(frame, (bytes, type) -> blobs.put(new ByteArrayInputStream(bytes), type).fileName());
+      return delegate.send(instance, refs);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(TetherException.of(ErrorCode.INTERNAL, "cannot store the frame's images: " + e.getMessage()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<FramePage> poll(String instance, PollRequest request) {
+    return delegate.poll(instance, request);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

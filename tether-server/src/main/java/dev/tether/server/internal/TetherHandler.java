@@ -1,0 +1,515 @@
+package dev.tether.server.internal;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.Frame;
+import dev.tether.api.MsgIds;
+import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
+import dev.tether.images.FrameValidator;
+import dev.tether.store.QueryResult;
+import dev.tether.store.TetherStore;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The tether HTTP API over a {@link TetherStore}.
+ *
+ * <p>Design: every request is handled asynchronously. A body is read chunk by chunk as Jetty
+ * demands it ({@link BodyReader}); a long-poll or stream waits on the store's
+ * {@code CompletableFuture} and holds no thread until frames arrive or the wait times out; the
+ * response is then written from a pool thread. Waits in progress are tracked so that
+ * {@link #beginShutdown()} can answer each of them at once (an empty, timed-out page) before the
+ * server stops, instead of letting them be cut off. A client that disconnects during a long-poll
+ * is not noticed until the wait ends (HTTP/1.1 has no read interest while a GET is handled), which
+ * costs a waiter entry for at most {@code wait_ms}, never a thread.
+ *
+ * <ul>
+ *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns
+ *       {@code {msg_id, session_id, ingress_seq}}. A missing {@code msg_id} becomes
+ *       {@code host-<nanos>}, a missing session {@code host:default}.
+ *   <li>{@code GET /v1/instances/{id}/tether/poll}: see {@link PollParams}; returns
+ *       {@code {frames, next_seq, timed_out}} (and {@code gap}, {@code oldest_seq}).
+ *   <li>{@code GET /v1/instances/{id}/tether/stream}: NDJSON of stored frames, all channels
+ *       unless filtered, from {@code after_seq} (default: only frames stored from now on).
+ *   <li>{@code GET /v1/health}: {@code {"ok":true,"waits":N}}, N the long-polls and streams waiting.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+final class TetherHandler extends Handler.Abstract {
+
+  private final TetherStore store;
+  private final InstanceRegistry registry;
+  private final InstanceRoutes instances;
+  private final FrameValidator validator;
+  private final BearerAuth auth; // null: no authentication (Unix socket)
+  private static final int SMALL_BODY_BYTES = 64 * 1024;
+  private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
+  private final java.util.Map<CompletableFuture<QueryResult>, String> waitInstances = new ConcurrentHashMap<>();
+  private final IngressBudget ingressBudget;
+  private final FailureLog failures = new FailureLog();
+  private volatile boolean shuttingDown;
+  private volatile Executor executor = Runnable::run;
+
+  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
+    this(store, registry, validator, token, Daemon.defaultIngressBytes());
+  }
+
+  /** As above, reading at most {@code ingressBytes} of request bodies at once (see {@link IngressBudget}). */
+  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, long ingressBytes) {
+    this.ingressBudget = new IngressBudget(ingressBytes);
+    this.store = store;
+    this.registry = registry;
+    this.instances = new InstanceRoutes(registry, store, this::waitsOn);
+    this.validator = validator;
+    this.auth = token == null ? null : new BearerAuth(token);
+  }
+
+  @Override
+  protected void doStart() throws Exception {
+    if (getServer() != null && getServer().getThreadPool() != null) {
+      executor = getServer().getThreadPool();
+    }
+    super.doStart();
+  }
+
+  /** Refuses new requests and answers every wait in progress at once. */
+  void beginShutdown() {
+    shuttingDown = true;
+    for (CompletableFuture<QueryResult> w : waits) {
+      w.cancel(false);
+    }
+  }
+
+  /** The server's own failures so far (logged or rate-limited), for tests. */
+  long failures() {
+    return failures.total();
+  }
+
+  /** Waits in progress (long-polls and streams), for tests and the load report. */
+  int waitsInProgress() {
+    return waits.size();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    try {
+      return route(request, response, callback, false);
+    } catch (Throwable e) {
+      fail(response, callback, e);
+      return true;
+    }
+  }
+
+  /**
+   * Handles a request that another listener has authenticated with its own token (the web
+   * console, see {@link ConsoleRoutes}): the same routes and answers, without this handler's
+   * bearer check.
+   */
+  boolean handleAuthenticated(Request request, Response response, Callback callback) {
+    try {
+      return route(request, response, callback, true);
+    } catch (Throwable e) {
+      fail(response, callback, e);
+      return true;
+    }
+  }
+
+  private boolean route(Request request, Response response, Callback callback, boolean authenticated) {
+    if (!authenticated && auth != null && !auth.accepts(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+      response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+      return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+    }
+    if (shuttingDown) {
+      return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
+    }
+    String path = request.getHttpURI().getDecodedPath();
+    String method = request.getMethod();
+    if ("/v1/health".equals(path)) {
+      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + waits.size() + "}\n").getBytes(StandardCharsets.US_ASCII));
+    }
+    String[] parts = path.split("/", -1);
+    // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
+    if (parts.length < 3 || parts.length > 6 || !parts[0].isEmpty() || !"v1".equals(parts[1])
+        || !"instances".equals(parts[2]) || (parts.length > 3 && parts[3].isEmpty())) {
+      return noSuchEndpoint(response, callback, path);
+    }
+    if (parts.length == 3) {
+      return "GET".equals(method) ? reply(response, callback, instances.list()) : notAllowed(response, callback, "GET");
+    }
+    String instance = parts[3];
+    if (parts.length == 4) {
+      return instanceRoute(instance, method, request, response, callback);
+    }
+    // Every other route names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
+    InstanceRegistry.Entry entry = registry.require(instance);
+    String resource = parts[4];
+    String action = parts.length >= 6 ? parts[5] : null;
+    if ("blob".equals(resource)) {
+      if (action == null && parts.length == 5) {
+        if (!"POST".equals(method)) {
+          return notAllowed(response, callback, "POST");
+        }
+        uploadBlob(entry, request, response, callback);
+        return true;
+      }
+      if (action != null && !action.isEmpty()) {
+        return "GET".equals(method)
+            ? replyIo(response, callback, () -> BlobRoutes.download(entry, action, validator.limits()))
+            : notAllowed(response, callback, "GET");
+      }
+      return noSuchEndpoint(response, callback, path);
+    }
+    if (!"tether".equals(resource)) {
+      return noSuchEndpoint(response, callback, path);
+    }
+    switch (action == null ? "" : action) {
+      case "" -> {
+        if (parts.length == 6) {
+          return noSuchEndpoint(response, callback, path);
+        }
+        if (!"POST".equals(method)) {
+          return notAllowed(response, callback, "POST");
+        }
+        ingress(entry, request, response, callback);
+      }
+      case "watermark" -> {
+        String channel = Request.extractQueryParameters(request).getValue("channel");
+        if ("GET".equals(method)) {
+          return reply(response, callback, instances.watermark(instance, channel));
+        }
+        if (!"POST".equals(method)) {
+          return notAllowed(response, callback, "GET, POST");
+        }
+        readSmallBody(request, response, callback, body -> instances.setWatermark(instance, channel, body));
+      }
+      case "poll", "stream" -> {
+        if (!"GET".equals(method)) {
+          return notAllowed(response, callback, "GET");
+        }
+        Fields fields = Request.extractQueryParameters(request);
+        PollParams params;
+        try {
+          params = PollParams.parse(fields::getValues, null, null);
+        } catch (IllegalArgumentException e) {
+          return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+        }
+        if ("poll".equals(action)) {
+          poll(instance, params, request, response, callback);
+        } else {
+          stream(instance, params, fields, request, response, callback);
+        }
+      }
+      default -> {
+        return noSuchEndpoint(response, callback, path);
+      }
+    }
+    return true;
+  }
+
+  /** {@code GET|PUT|DELETE /v1/instances/{id}}. */
+  private boolean instanceRoute(String instance, String method, Request request, Response response, Callback callback) {
+    switch (method) {
+      case "GET" -> {
+        return reply(response, callback, instances.get(instance));
+      }
+      case "DELETE" -> {
+        return replyIo(response, callback, () -> instances.delete(instance));
+      }
+      case "PUT" -> {
+        readSmallBody(request, response, callback, body -> instances.put(instance, body));
+        return true;
+      }
+      default -> {
+        return notAllowed(response, callback, "GET, PUT, DELETE");
+      }
+    }
+  }
+
+  /** A body of at most {@value #SMALL_BODY_BYTES} bytes (JSON of a registry request), then {@code handler}. */
+  private void readSmallBody(Request request, Response response, Callback callback, IoFunction<byte[], Reply> handler) {
+    BodyReader.read(request, SMALL_BODY_BYTES).whenComplete((body, failure) -> {
+      try {
+        if (failure != null) {
+          Throwable cause = unwrap(failure);
+          if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+            write(response, 413, ErrorBody.of(ErrorCode.BAD_REQUEST, "this request takes a JSON body of at most " + SMALL_BODY_BYTES + " bytes"),
+                Callback.from(() -> BodyDrainer.drain(request, callback, 1L << 20), callback::failed));
+          } else {
+            fail(response, callback, cause);
+          }
+          return;
+        }
+        reply(response, callback, handler.apply(java.util.Arrays.copyOf(body.buffer(), body.length())));
+      } catch (Throwable e) {
+        fail(response, callback, e);
+      }
+    });
+  }
+
+  private void uploadBlob(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
+    dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+    int max = Math.toIntExact(validator.limits().maxImageBytes());
+    long cost = IngressBudget.cost(request.getLength(), max);
+    if (!ingressBudget.tryReserve(cost)) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      write(response, 503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is reading too many large requests at once; retry shortly"),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
+      return;
+    }
+    BodyReader.read(request, max).whenComplete((body, failure) -> {
+      try {
+        if (failure != null) {
+          Throwable cause = unwrap(failure);
+          if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+            TetherException tooLarge = TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
+                "the image is larger than " + max + " bytes, the limit for one image");
+            write(response, 413, ErrorBody.of(tooLarge),
+                Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
+          } else {
+            fail(response, callback, cause);
+          }
+          return;
+        }
+        reply(response, callback, BlobRoutes.upload(entry, type, body.buffer(), body.length(), validator.limits()));
+      } catch (Throwable e) {
+        fail(response, callback, e);
+      } finally {
+        ingressBudget.release(cost);
+      }
+    });
+  }
+
+  /** I/O work that answers a request. */
+  @FunctionalInterface
+  interface IoSupplier {
+    Reply get() throws java.io.IOException;
+  }
+
+  /** I/O work on a body that answers a request. */
+  @FunctionalInterface
+  interface IoFunction<T, R> {
+    R apply(T t) throws java.io.IOException;
+  }
+
+  private boolean replyIo(Response response, Callback callback, IoSupplier work) {
+    try {
+      return reply(response, callback, work.get());
+    } catch (java.io.IOException e) {
+      fail(response, callback, e);
+      return true;
+    }
+  }
+
+  private static boolean reply(Response response, Callback callback, Reply r) {
+    response.setStatus(r.status());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, r.contentType());
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, r.body().length);
+    response.write(true, ByteBuffer.wrap(r.body()), callback);
+    return true;
+  }
+
+  private static boolean noSuchEndpoint(Response response, Callback callback, String path) {
+    return send(response, callback, 404, ErrorBody.of(ErrorCode.NOT_FOUND, "no such endpoint: " + path));
+  }
+
+  /** Long-polls waiting on {@code instance}. */
+  int waitsOn(String instance) {
+    int n = 0;
+    for (String i : waitInstances.values()) {
+      if (i.equals(instance)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void ingress(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
+    String refused = Encodings.refusal(request.getHeaders());
+    if (refused != null) {
+      int status = refused.startsWith("Content-Encoding") ? 415 : 501;
+      write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
+      return;
+    }
+    int maxFrame = validator.limits().maxFrameBytes();
+    long cost = IngressBudget.cost(request.getLength(), maxFrame);
+    if (!ingressBudget.tryReserve(cost)) {
+      // Reading one more large body could push the heap past its budget: refuse it before its
+      // first byte is held, and discard what the client still sends.
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      write(response, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE,
+              "the server is reading too many large requests at once; retry shortly"),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
+      return;
+    }
+    BodyReader.read(request, maxFrame).whenComplete((body, failure) -> {
+      try {
+        if (failure != null) {
+          refuseBody(unwrap(failure), request, response, callback, maxFrame);
+          return;
+        }
+        try {
+          validator.validate(body.buffer(), 0, body.length());
+        } catch (TetherException e) {
+          throw ReferenceClientFrames.explain(e, body.buffer(), body.length());
+        }
+        Frame frame = ApiInternals.readShared(body.buffer(), 0, body.length());
+        verifyRefs(entry, frame);
+        Frame.Builder b = frame.toBuilder();
+        String msgId = frame.msgId().orElseGet(MsgIds::host);
+        SessionKey session = frame.session().orElse(SessionKey.host(SessionKey.DEFAULT_ID));
+        long seq = store.append(entry.id(), b.msgId(msgId).session(session).build());
+        send(response, callback, 202, FrameJson.accepted(msgId, session.id(), seq));
+      } catch (Throwable e) { // an Error too: the request is answered, never left hanging
+        fail(response, callback, e);
+      } finally {
+        ingressBudget.release(cost);
+      }
+    });
+  }
+
+  private void refuseBody(Throwable cause, Request request, Response response, Callback callback, int maxFrame) {
+    if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+      // Refused while the client may still be sending: answer, then discard the rest.
+      write(response, e.code().httpStatus(), ErrorBody.of(e),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
+    } else {
+      fail(response, callback, cause); // a body cut short is over already: nothing to drain
+    }
+  }
+
+  private void poll(String instance, PollParams params, Request request, Response response, Callback callback) {
+    CompletableFuture<QueryResult> wait = store.waitForFrames(instance, params.query(), Duration.ofMillis(params.waitMs()));
+    track(wait, request, instance);
+    wait.whenCompleteAsync((result, failure) -> {
+      waits.remove(wait);
+      waitInstances.remove(wait);
+      if (failure != null && unwrap(failure) instanceof CancellationException && !shuttingDown
+          && registry.find(instance).isEmpty()) {
+        fail(response, callback, TetherException.of(dev.tether.api.ErrorCode.INSTANCE_NOT_FOUND,
+            "instance '" + instance + "' was deleted while this poll waited"));
+        return;
+      } else if (failure != null && unwrap(failure) instanceof CancellationException) {
+        // Shutdown or client gone: an empty page that keeps the cursor.
+        result = new QueryResult(List.of(), params.query().afterSeq(), true, false, 0);
+      } else if (failure != null) {
+        fail(response, callback, unwrap(failure));
+        return;
+      }
+      try {
+        send(response, callback, 200, FrameJson.pollResult(result));
+      } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
+        fail(response, callback, t);
+      }
+    }, executor);
+  }
+
+  private void stream(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+    String images = fields.getValue("images");
+    if (images != null && !images.equals("inline") && !images.equals("stored")) {
+      send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "images must be 'stored' (default) or 'inline' but was '" + images + "'"));
+      return;
+    }
+    java.util.function.UnaryOperator<Frame> view = "inline".equals(images)
+        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).map(InstanceRegistry.Entry::workspace).orElse(null), validator.limits())
+        : java.util.function.UnaryOperator.identity();
+    long start = params.afterSeqGiven() ? params.query().afterSeq() : store.lastSeq(instance);
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    NdjsonStream stream =
+        new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), view, request, response, callback);
+    // Commit the headers now, so the client knows the stream is open before the first frame.
+    response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), callback::failed));
+  }
+
+  /** Checks every blob ref of an ingress frame against the instance's blob store (see {@link BlobFiles}). */
+  private void verifyRefs(InstanceRegistry.Entry entry, Frame frame) throws java.io.IOException {
+    List<dev.tether.api.ImageRefs.Ref> refs = dev.tether.api.ImageRefs.refs(frame);
+    long total = 0;
+    for (dev.tether.api.ImageRefs.Ref ref : refs) {
+      total += BlobFiles.read(entry.workspace(), ref, validator.limits()).length;
+    }
+    if (total > validator.limits().maxFrameImageBytes()) {
+      throw TetherException.of(dev.tether.api.ErrorCode.FRAME_IMAGES_TOO_LARGE, "the blobs this frame names add up to " + total
+          + " bytes; a frame may carry at most " + validator.limits().maxFrameImageBytes() + " bytes of images");
+    }
+  }
+
+  private void track(CompletableFuture<QueryResult> wait, Request request, String instance) {
+    if (wait.isDone()) {
+      return;
+    }
+    waits.add(wait);
+    waitInstances.put(wait, instance);
+    request.addFailureListener(t -> wait.cancel(false));
+    if (shuttingDown) {
+      wait.cancel(false);
+    }
+  }
+
+  private static boolean notAllowed(Response response, Callback callback, String allowed) {
+    response.getHeaders().put(HttpHeader.ALLOW, allowed);
+    return send(response, callback, ErrorCode.METHOD_NOT_ALLOWED.httpStatus(), ErrorBody.of(ErrorCode.METHOD_NOT_ALLOWED, "use " + allowed + " here"));
+  }
+
+  /**
+   * Answers a failed request. Client faults ({@link TetherException}, bad parameters) are answered
+   * and not logged; the server's own failures are logged through {@link FailureLog} (one stack
+   * trace, then rate-limited lines) and answered 503 when memory ran out (retrying later can
+   * succeed), else 500.
+   */
+  private void fail(Response response, Callback callback, Throwable failure) {
+    if (failure instanceof TetherException e) {
+      send(response, callback, e.code().httpStatus(), ErrorBody.of(e));
+    } else if (failure instanceof IllegalArgumentException e) {
+      send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+    } else if (failure instanceof dev.tether.store.StoreUnavailableException e) {
+      // NATS unreachable or a stream leader election under way: retry later, not a server bug.
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, e.getMessage()));
+    } else if (failure instanceof OutOfMemoryError) {
+      failures.log("out of memory answering a request", failure);
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is out of memory; retry later"));
+    } else {
+      failures.log("request failed", failure);
+      send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL, "the server failed: " + failure));
+    }
+  }
+
+  private static boolean send(Response response, Callback callback, int status, byte[] body) {
+    write(response, status, body, callback);
+    return true;
+  }
+
+  private static void write(Response response, int status, byte[] body, Callback written) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, ByteBuffer.wrap(body), written);
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

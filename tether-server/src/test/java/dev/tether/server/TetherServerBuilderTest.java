@@ -1,0 +1,120 @@
+package dev.tether.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tether.client.HostAddress;
+import dev.tether.client.TokenFile;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.server.testing.RawHttp;
+import dev.tether.store.MemoryTetherStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The public builder: what an embedder gets, and every rule it enforces on its own. */
+class TetherServerBuilderTest {
+  private static final String TOKEN = "t".repeat(TokenFile.MIN_BYTES);
+
+  @TempDir Path dir;
+
+  @Test
+  void tcpPortZero_isResolved_andEveryRequestNeedsTheToken() throws Exception {
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Tcp("127.0.0.1", 0)).token(TOKEN)
+            .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).start();
+        RawHttp http = new RawHttp(server.boundAddress())) {
+      HostAddress.Tcp bound = (HostAddress.Tcp) server.boundAddress();
+      assertNotEquals(0, bound.port());
+      assertEquals(401, http.get("/v1/health").status());
+      assertEquals(200, http.get("/v1/health", "Bearer " + TOKEN).status());
+      RawHttp.Reply sent = http.send("POST", "/v1/instances/default/tether", "application/json",
+          Fixtures.wire(Fixtures.userMessage("default", "hi")), "Bearer " + TOKEN);
+      assertEquals(202, sent.status(), sent.body());
+      assertEquals(404, http.send("POST", "/v1/instances/other/tether", "application/json",
+          Fixtures.wire(Fixtures.userMessage("default", "hi")), "Bearer " + TOKEN).status(), "only 'default' is registered");
+    }
+  }
+
+  @Test
+  void unixSocket_isOwnerOnly_andRemovedOnClose_closeIsIdempotent() throws Exception {
+    Path socket = dir.resolve("run").resolve("t.sock");
+    TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(socket)).store(MemoryTetherStore.create())
+        .workspaces(dir.resolve("ws")).instance("vm1").autoCreate(false).start();
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())));
+    server.close();
+    server.close();
+    assertFalse(Files.exists(socket));
+  }
+
+  @Test
+  void nonLoopbackAddress_isRefusedUnlessAllowed() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder()
+        .listen(new HostAddress.Tcp("0.0.0.0", 0)).token(TOKEN).store(MemoryTetherStore.create()).start());
+    assertTrue(e.getMessage().contains("non-loopback 0.0.0.0:0"), e.getMessage());
+    IllegalArgumentException console = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder()
+        .listen(new HostAddress.Unix(dir.resolve("c.sock"))).console(new HostAddress.Tcp("0.0.0.0", 0))
+        .store(MemoryTetherStore.create()).start());
+    assertTrue(console.getMessage().contains("console"), console.getMessage());
+  }
+
+  @Test
+  void tcpWithoutToken_orWithAShortOne_isRefused() {
+    IllegalStateException none = assertThrows(IllegalStateException.class, () -> TetherServer.builder()
+        .listen(new HostAddress.Tcp("127.0.0.1", 0)).store(MemoryTetherStore.create()).start());
+    assertTrue(none.getMessage().contains("token"), none.getMessage());
+    IllegalArgumentException shortToken = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().token("s3cret"));
+    assertTrue(shortToken.getMessage().contains("at least 32 bytes"), shortToken.getMessage());
+  }
+
+  @Test
+  void tokenFileOpenToOthers_isRefusedWithTheFix() throws Exception {
+    Path file = dir.resolve("token");
+    Files.writeString(file, TOKEN);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder()
+        .listen(new HostAddress.Tcp("127.0.0.1", 0)).tokenFile(file).store(MemoryTetherStore.create()).start());
+    assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+  }
+
+  @Test
+  void missingTokenFile_isCreatedOwnerOnly() throws Exception {
+    Path file = dir.resolve("new").resolve("token");
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Tcp("127.0.0.1", 0)).tokenFile(file)
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).start()) {
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+      assertEquals(64, Files.readString(file).trim().length());
+    }
+  }
+
+  @Test
+  void storeIsRequired_andBadSettingsFailFastNamingThem() {
+    assertThrows(IllegalStateException.class, () -> TetherServer.builder().start());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().maxThreads(2))
+        .getMessage().contains("maxThreads"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().ingressBytes(0))
+        .getMessage().contains("ingressBytes"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().instance("../etc"))
+        .getMessage().contains("instance id"));
+  }
+
+  @Test
+  void consoleUrl_carriesTheTokenInTheFragment() throws Exception {
+    String consoleToken = "c".repeat(32);
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("s.sock")))
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws"))
+        .console(new HostAddress.Tcp("127.0.0.1", 0)).consoleToken(consoleToken).start()) {
+      int port = server.consoleAddress().orElseThrow().port();
+      assertEquals("http://127.0.0.1:" + port + "/#token=" + consoleToken, server.consoleUrl().orElseThrow().toString());
+    }
+    try (TetherServer noConsole = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("n.sock")))
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).start()) {
+      assertTrue(noConsole.consoleUrl().isEmpty());
+    }
+  }
+}
