@@ -8,15 +8,17 @@ package dev.tether.cli;
  * most {@code min(128 MiB, store budget / 4)} and {@value #DEFAULT_RING_FRAMES} frames; at most
  * {@value #DEFAULT_MAX_INSTANCES} instances exist at once. The other half of the heap is for
  * requests in flight: request bodies being read are limited to a quarter of the heap together
- * ({@link #ingressBytes()}), the rest is headroom for building responses. Immutable.
+ * ({@link #ingressBytes()}), answers being written to an eighth ({@link #egressBytes()}), and the
+ * rest is headroom for everything else. Immutable.
  *
  * @param storeBytes frame bytes the store keeps across all instances
  * @param ringBytes frame bytes one instance keeps
  * @param ringFrames frames one instance keeps
  * @param maxInstances instances held at once
  * @param ingressBytes request body bytes read at once, across all requests
+ * @param egressBytes answer bytes being written at once, across all requests
  */
-record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInstances, long ingressBytes) {
+record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInstances, long ingressBytes, long egressBytes) {
   static final int DEFAULT_RING_FRAMES = 1000;
   static final int DEFAULT_MAX_INSTANCES = 1024;
   static final long MAX_DEFAULT_RING_BYTES = 128L << 20;
@@ -27,13 +29,14 @@ record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInst
     positive("ring frames", ringFrames);
     positive("max instances", maxInstances);
     positive("ingress bytes", ingressBytes);
+    positive("egress bytes", egressBytes);
   }
 
   /** The defaults for a heap of {@code maxHeap} bytes. */
   static MemoryBudget forHeap(long maxHeap) {
     long store = Math.max(1L << 20, maxHeap / 2);
     return new MemoryBudget(store, Math.min(MAX_DEFAULT_RING_BYTES, store / 4), DEFAULT_RING_FRAMES,
-        DEFAULT_MAX_INSTANCES, Math.max(1L << 20, maxHeap / 4));
+        DEFAULT_MAX_INSTANCES, Math.max(1L << 20, maxHeap / 4), Math.max(1L << 20, maxHeap / 8));
   }
 
   /**
@@ -45,7 +48,8 @@ record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInst
     long store = storeBytes != null ? storeBytes : d.storeBytes;
     long ring = ringBytes != null ? ringBytes : (storeBytes != null ? Math.min(MAX_DEFAULT_RING_BYTES, store / 4) : d.ringBytes);
     return new MemoryBudget(store, Math.max(1, Math.min(ring, store)),
-        ringFrames != null ? ringFrames : d.ringFrames, maxInstances != null ? maxInstances : d.maxInstances, d.ingressBytes);
+        ringFrames != null ? ringFrames : d.ringFrames, maxInstances != null ? maxInstances : d.maxInstances, d.ingressBytes,
+        d.egressBytes);
   }
 
   /** One line for the start-up log. */
@@ -53,7 +57,7 @@ record MemoryBudget(long storeBytes, long ringBytes, int ringFrames, int maxInst
     return "memory: heap " + ByteSize.human(maxHeap) + "; store keeps " + ByteSize.human(storeBytes)
         + " (--store-max-bytes), per instance " + ByteSize.human(ringBytes) + " (--ring-max-bytes) and " + ringFrames
         + " frames (--ring-max-frames), at most " + maxInstances + " instances (--max-instances); request bodies "
-        + ByteSize.human(ingressBytes) + " at once";
+        + ByteSize.human(ingressBytes) + " and answers " + ByteSize.human(egressBytes) + " at once";
   }
 
   private static void positive(String name, long value) {

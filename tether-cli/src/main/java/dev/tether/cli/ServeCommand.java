@@ -103,6 +103,27 @@ final class ServeCommand implements Callable<Integer> {
           + ". Over it a new instance gets 503 TOO_MANY_INSTANCES.")
   Integer maxInstances;
 
+  @Option(names = "--max-waits", paramLabel = "N",
+      description = "Long-polls and streams held at once; past it a new one gets 503 UNAVAILABLE with Retry-After. Default: 4096.")
+  Integer maxWaits;
+
+  @Option(names = "--max-waits-per-instance", paramLabel = "N",
+      description = "Long-polls and streams held at once on one instance. Default: 2048.")
+  Integer maxWaitsPerInstance;
+
+  @Option(names = "--max-connections", paramLabel = "N",
+      description = "Open connections across the listeners; past it new ones wait to be accepted. Default: 4096.")
+  Integer maxConnections;
+
+  @Option(names = "--header-timeout", paramLabel = "SECONDS",
+      description = "Seconds a connection may take to send a whole request, or sit idle between requests, before it is closed. Default: 10.")
+  Integer headerTimeout;
+
+  @Option(names = "--request-idle-timeout", paramLabel = "SECONDS",
+      description = "Seconds a request in progress may move no bytes (a client that stopped reading its answer) before it is cut;"
+          + " at least 35 (a long-poll waits up to 30). Default: 60.")
+  Integer requestIdleTimeout;
+
   @Option(names = "--nats", paramLabel = "URL", split = ",",
       description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
           + " 'tether serve' given the same servers. Replaces --data-dir.")
@@ -156,6 +177,7 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "tether-shutdown"));
     System.err.println("tether serve: " + budget.describe(heap));
+    System.err.println("tether serve: " + server.describeLimits());
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
@@ -173,9 +195,27 @@ final class ServeCommand implements Callable<Integer> {
         .allowNonLoopback(allowNonLoopback)
         .maxThreads(Math.max(8, maxThreads))
         .ingressBytes(budget.ingressBytes())
+        .egressBytes(budget.egressBytes())
         .autoCreate(autoCreate)
         .workspaces(workspaces != null ? workspaces
             : dataDir != null ? dataDir.resolve("workspaces") : Connections.home().resolve(".tether").resolve("workspaces"));
+    requirePositive("--max-waits", maxWaits == null ? null : maxWaits.longValue());
+    requirePositive("--max-waits-per-instance", maxWaitsPerInstance == null ? null : maxWaitsPerInstance.longValue());
+    requirePositive("--max-connections", maxConnections == null ? null : maxConnections.longValue());
+    requirePositive("--header-timeout", headerTimeout == null ? null : headerTimeout.longValue());
+    if (maxWaits != null || maxWaitsPerInstance != null) {
+      b.maxWaits(maxWaits == null ? 4096 : maxWaits, maxWaitsPerInstance == null ? Math.min(2048, maxWaits) : maxWaitsPerInstance);
+    }
+    if (maxConnections != null) {
+      b.maxConnections(maxConnections);
+    }
+    if (headerTimeout != null || requestIdleTimeout != null) {
+      if (requestIdleTimeout != null && requestIdleTimeout < 35) {
+        throw new UsageException("--request-idle-timeout must be at least 35 (a long-poll waits up to 30 s) but was " + requestIdleTimeout);
+      }
+      b.timeouts(java.time.Duration.ofSeconds(headerTimeout == null ? 10 : headerTimeout),
+          java.time.Duration.ofSeconds(requestIdleTimeout == null ? 60 : requestIdleTimeout));
+    }
     if (console != null) {
       b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
     }

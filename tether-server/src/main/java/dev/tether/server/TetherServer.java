@@ -4,12 +4,14 @@ import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
 import dev.tether.images.FrameValidator;
+import dev.tether.server.internal.Bounds;
 import dev.tether.server.internal.Daemon;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,10 +50,12 @@ import java.util.Optional;
 public final class TetherServer implements AutoCloseable {
   private final Daemon daemon;
   private final String consoleToken;
+  private final Bounds bounds;
 
-  private TetherServer(Daemon daemon, String consoleToken) {
+  private TetherServer(Daemon daemon, String consoleToken, Bounds bounds) {
     this.daemon = daemon;
     this.consoleToken = consoleToken;
+    this.bounds = bounds;
   }
 
   /** A builder with the defaults of {@code tether serve}; {@link Builder#store} is required. */
@@ -99,6 +103,14 @@ public final class TetherServer implements AutoCloseable {
     return daemon.localClient(blobImages);
   }
 
+  /**
+   * The limits this server enforces, in one line for a start-up log: memory both ways, waits,
+   * connections and timeouts.
+   */
+  public String describeLimits() {
+    return bounds.describe();
+  }
+
   /** Blocks until the server has stopped (after {@link #close()}). */
   public void awaitStop() throws InterruptedException {
     daemon.join();
@@ -129,7 +141,7 @@ public final class TetherServer implements AutoCloseable {
     private Path workspaces;
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
-    private long ingressBytes = Daemon.defaultIngressBytes();
+    private Bounds bounds = Bounds.defaults();
     private int maxThreads = 32;
     private HostAddress.Tcp consoleAddress;
     private String consoleToken;
@@ -217,10 +229,43 @@ public final class TetherServer implements AutoCloseable {
      * 503. Default: a quarter of the heap, at least 64 MiB.
      */
     public Builder ingressBytes(long bytes) {
-      if (bytes < 1) {
-        throw new IllegalArgumentException("ingressBytes must be > 0 but was " + bytes);
-      }
-      this.ingressBytes = bytes;
+      this.bounds = bounds.withIngressBytes(bytes);
+      return this;
+    }
+
+    /**
+     * Answer bytes being written at once (poll pages, stream lines), across all requests; past
+     * it a poll gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
+     * eighth of the heap, at least 32 MiB.
+     */
+    public Builder egressBytes(long bytes) {
+      this.bounds = bounds.withEgressBytes(bytes);
+      return this;
+    }
+
+    /**
+     * Long-polls and streams held at once, in all and on one instance; past either a new one gets
+     * 503 with {@code Retry-After}. Default: 4096 and 2048.
+     */
+    public Builder maxWaits(int total, int perInstance) {
+      this.bounds = bounds.withWaits(total, perInstance);
+      return this;
+    }
+
+    /**
+     * How long a connection may take to send a whole request or sit idle between requests
+     * ({@code header}, default 10 s), and how long a request in progress may move no bytes
+     * ({@code requestIdle}, default 60 s, at least 35 s since a long-poll waits up to 30 s): a
+     * client that stops reading its answer is disconnected after it.
+     */
+    public Builder timeouts(Duration header, Duration requestIdle) {
+      this.bounds = bounds.withTimeouts(header, requestIdle);
+      return this;
+    }
+
+    /** Open connections across the listeners; past it new ones wait to be accepted. Default: 4096. */
+    public Builder maxConnections(int connections) {
+      this.bounds = bounds.withMaxConnections(connections);
       return this;
     }
 
@@ -285,9 +330,9 @@ public final class TetherServer implements AutoCloseable {
       }
       List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
       Path root = workspaces != null ? workspaces : Path.of(System.getProperty("user.home"), ".tether", "workspaces");
-      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, ingressBytes, root,
+      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, root,
           registryFile, autoCreate, List.copyOf(names), console));
-      return new TetherServer(daemon, consoleBearer);
+      return new TetherServer(daemon, consoleBearer, bounds);
     }
 
     private void requireLoopbackOrAllowed(String what, HostAddress.Tcp tcp) {

@@ -113,4 +113,17 @@ final class BodyReader implements Runnable {
     long target = declared >= needed ? declared : Math.max(needed, buffer.length * 2L);
     return (int) Math.min(maxBytes + 1L, target);
   }
+
+  /**
+   * What reading a body of {@code declared} bytes (-1: unknown, chunked), at most
+   * {@code maxFrameBytes}, can peak at: its length plus the first buffer of at most
+   * {@link #INITIAL_MAX}, or twice the limit when chunked (the buffer grows by doubling).
+   */
+  static long reservation(long declared, int maxFrameBytes) {
+    if (declared < 0) {
+      return 2L * Math.max(maxFrameBytes, 1024);
+    }
+    long body = Math.max(Math.min(declared, maxFrameBytes), 1024);
+    return body + Math.min(body, INITIAL_MAX);
+  }
 }

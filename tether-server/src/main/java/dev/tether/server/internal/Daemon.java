@@ -70,7 +70,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      long ingressBytes, InstanceRegistry registry, Console console) {
+      Bounds bounds, InstanceRegistry registry, Console console) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -79,6 +79,10 @@ public final class Daemon implements AutoCloseable {
     pool.setDaemon(true);
     this.server = new Server(pool);
     HttpConfiguration config = new HttpConfiguration();
+    // A request in progress that moves no bytes (a body that stopped coming, an answer nobody
+    // reads) is cut after this; the connector's own idle timeout (below) is the shorter header
+    // timeout, for connections that have not sent a whole request or sit idle between requests.
+    config.setIdleTimeout(bounds.requestIdleTimeout().toMillis());
     config.setSendServerVersion(false);
     // Jetty's per-connection header cache matches values case-insensitively by default, which
     // would let "Bearer S3CRET" pass after "Bearer s3cret" on a kept-alive connection.
@@ -99,11 +103,10 @@ public final class Daemon implements AutoCloseable {
       c.setAcceptQueueSize(ACCEPT_QUEUE);
       connector = c;
     }
-    // Long-polls last up to 30 s; the idle timeout must not cut them.
-    connector.setIdleTimeout(120_000);
+    connector.setIdleTimeout(bounds.headerTimeout().toMillis());
     server.addConnector(connector);
     this.registry = registry;
-    this.handler = new TetherHandler(store, registry, validator, token, ingressBytes);
+    this.handler = new TetherHandler(store, registry, validator, token, bounds);
     if (console == null) {
       consoleConnector = null;
       server.setHandler(new GracefulHandler(handler));
@@ -112,11 +115,12 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.setName("console");
       consoleConnector.setHost(console.address().host());
       consoleConnector.setPort(console.address().port());
-      consoleConnector.setIdleTimeout(120_000); // the page's stream sends a heartbeat every 15 s
+      consoleConnector.setIdleTimeout(bounds.headerTimeout().toMillis());
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
       server.setHandler(new GracefulHandler(new ConsoleRouter(handler, consoleConnector, routes)));
     }
+    server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
@@ -136,13 +140,14 @@ public final class Daemon implements AutoCloseable {
   /** As {@link #start(HostAddress, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults(), InstanceRegistry.autoCreating(), null);
   }
 
   /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, InstanceRegistry.autoCreating(), null);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes),
+        InstanceRegistry.autoCreating(), null);
   }
 
   /**
@@ -151,13 +156,13 @@ public final class Daemon implements AutoCloseable {
    */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, null);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, null);
   }
 
   /** As above, with the web console's listener as well when {@code console} is not null. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry, Console console) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, ingressBytes, registry, console);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, console);
   }
 
   /**
@@ -168,7 +173,7 @@ public final class Daemon implements AutoCloseable {
    * @param validator ingress validation and its limits
    * @param token the bearer token of a TCP listener (null for a Unix socket)
    * @param maxThreads HTTP worker threads
-   * @param ingressBytes request body bytes read at once
+   * @param bounds what clients may hold at once
    * @param workspacesRoot where instances get their default workspace
    * @param registryFile where the registry persists, or null to keep it in memory
    * @param autoCreate whether an unknown instance is registered on first use
@@ -176,7 +181,7 @@ public final class Daemon implements AutoCloseable {
    * @param console the console's listener, or null
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      long ingressBytes, Path workspacesRoot, Path registryFile, boolean autoCreate, java.util.List<String> instances,
+      Bounds bounds, Path workspacesRoot, Path registryFile, boolean autoCreate, java.util.List<String> instances,
       Console console) {}
 
   /**
@@ -191,7 +196,7 @@ public final class Daemon implements AutoCloseable {
       registry.put(InstanceRegistry.requireId(name), null);
     }
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
-        OWNER_ONLY, settings.ingressBytes(), registry, settings.console());
+        OWNER_ONLY, settings.bounds(), registry, settings.console());
   }
 
   /**
@@ -228,11 +233,11 @@ public final class Daemon implements AutoCloseable {
    */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
-    return start(address, store, validator, token, maxThreads, permissions, defaultIngressBytes(), InstanceRegistry.autoCreating(), null);
+    return start(address, store, validator, token, maxThreads, permissions, Bounds.defaults(), InstanceRegistry.autoCreating(), null);
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
-      int maxThreads, SocketPermissions permissions, long ingressBytes, InstanceRegistry registry, Console console)
+      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -242,7 +247,7 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, ingressBytes, registry, console);
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console);
     try {
       s.server.start();
     } catch (Exception e) {

@@ -45,12 +45,21 @@ final class FrameJson {
 
   /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
   static byte[] streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(r));
+    return streamLines(r.gap(), r.oldestSeq(), r.frames(), view);
+  }
+
+  /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
+  static byte[] streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
+    long n = 64;
+    for (Frame f : frames) {
+      n += f.payload().size() + 200;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(n, Integer.MAX_VALUE - 16));
     try {
-      if (r.gap()) {
-        out.write(("{\"gap\":true,\"oldest_seq\":" + r.oldestSeq() + "}\n").getBytes(StandardCharsets.US_ASCII));
+      if (gap) {
+        out.write(("{\"gap\":true,\"oldest_seq\":" + oldestSeq + "}\n").getBytes(StandardCharsets.US_ASCII));
       }
-      for (Frame f : r.frames()) {
+      for (Frame f : frames) {
         FrameCodec.standard().write(view.apply(f), out);
         out.write('\n');
       }
@@ -69,7 +78,8 @@ final class FrameJson {
     return (n.toString() + "\n").getBytes(StandardCharsets.UTF_8);
   }
 
-  private static int estimate(QueryResult r) {
+  /** An upper bound of the bytes {@link #pollResult} and {@link #streamLines} write for {@code r}'s stored frames. */
+  static int estimate(QueryResult r) {
     long n = 64;
     for (Frame f : r.frames()) {
       n += f.payload().size() + 200;

@@ -60,19 +60,22 @@ final class TetherHandler extends Handler.Abstract {
   private final BearerAuth auth; // null: no authentication (Unix socket)
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
-  private final java.util.Map<CompletableFuture<QueryResult>, String> waitInstances = new ConcurrentHashMap<>();
-  private final IngressBudget ingressBudget;
+  private final ByteBudget ingressBudget;
+  private final ByteBudget egressBudget;
+  private final WaitSlots slots;
   private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
-    this(store, registry, validator, token, Daemon.defaultIngressBytes());
+    this(store, registry, validator, token, Bounds.defaults());
   }
 
-  /** As above, reading at most {@code ingressBytes} of request bodies at once (see {@link IngressBudget}). */
-  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, long ingressBytes) {
-    this.ingressBudget = new IngressBudget(ingressBytes);
+  /** As above, within {@code bounds} (see {@link ByteBudget} and {@link WaitSlots}). */
+  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds) {
+    this.ingressBudget = new ByteBudget(bounds.ingressBytes());
+    this.egressBudget = new ByteBudget(bounds.egressBytes());
+    this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
     this.instances = new InstanceRoutes(registry, store, this::waitsOn);
@@ -141,7 +144,7 @@ final class TetherHandler extends Handler.Abstract {
     String path = request.getHttpURI().getDecodedPath();
     String method = request.getMethod();
     if ("/v1/health".equals(path)) {
-      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + waits.size() + "}\n").getBytes(StandardCharsets.US_ASCII));
+      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
     }
     String[] parts = path.split("/", -1);
     // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
@@ -265,7 +268,7 @@ final class TetherHandler extends Handler.Abstract {
   private void uploadBlob(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
     dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     int max = Math.toIntExact(validator.limits().maxImageBytes());
-    long cost = IngressBudget.cost(request.getLength(), max);
+    long cost = BodyReader.reservation(request.getLength(), max);
     if (!ingressBudget.tryReserve(cost)) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       write(response, 503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is reading too many large requests at once; retry shortly"),
@@ -328,15 +331,9 @@ final class TetherHandler extends Handler.Abstract {
     return send(response, callback, 404, ErrorBody.of(ErrorCode.NOT_FOUND, "no such endpoint: " + path));
   }
 
-  /** Long-polls waiting on {@code instance}. */
+  /** Long-polls and streams held on {@code instance}. */
   int waitsOn(String instance) {
-    int n = 0;
-    for (String i : waitInstances.values()) {
-      if (i.equals(instance)) {
-        n++;
-      }
-    }
-    return n;
+    return slots.held(instance);
   }
 
   private void ingress(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
@@ -348,7 +345,7 @@ final class TetherHandler extends Handler.Abstract {
       return;
     }
     int maxFrame = validator.limits().maxFrameBytes();
-    long cost = IngressBudget.cost(request.getLength(), maxFrame);
+    long cost = BodyReader.reservation(request.getLength(), maxFrame);
     if (!ingressBudget.tryReserve(cost)) {
       // Reading one more large body could push the heap past its budget: refuse it before its
       // first byte is held, and discard what the client still sends.
@@ -395,11 +392,26 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private void poll(String instance, PollParams params, Request request, Response response, Callback callback) {
-    CompletableFuture<QueryResult> wait = store.waitForFrames(instance, params.query(), Duration.ofMillis(params.waitMs()));
+    boolean holdsSlot = params.waitMs() > 0;
+    if (holdsSlot && !slots.tryAcquire(instance)) {
+      busy(response, callback, tooManyWaits(instance));
+      return;
+    }
+    CompletableFuture<QueryResult> wait;
+    try {
+      wait = store.waitForFrames(instance, params.query(), Duration.ofMillis(params.waitMs()));
+    } catch (RuntimeException e) {
+      if (holdsSlot) {
+        slots.release(instance);
+      }
+      throw e;
+    }
     track(wait, request, instance);
     wait.whenCompleteAsync((result, failure) -> {
       waits.remove(wait);
-      waitInstances.remove(wait);
+      if (holdsSlot) {
+        slots.release(instance);
+      }
       if (failure != null && unwrap(failure) instanceof CancellationException && !shuttingDown
           && registry.find(instance).isEmpty()) {
         fail(response, callback, TetherException.of(dev.tether.api.ErrorCode.INSTANCE_NOT_FOUND,
@@ -412,12 +424,40 @@ final class TetherHandler extends Handler.Abstract {
         fail(response, callback, unwrap(failure));
         return;
       }
-      try {
-        send(response, callback, 200, FrameJson.pollResult(result));
-      } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
-        fail(response, callback, t);
-      }
+      answerPage(response, callback, result);
     }, executor);
+  }
+
+  /**
+   * Writes a poll page within the egress budget: the page is built only once its bytes (twice the
+   * payloads, for the buffer and its copy) are reserved, and they are given back when the write
+   * ends; past the budget the poll gets 503, so stalled readers cannot pile up answers in the heap.
+   */
+  private void answerPage(Response response, Callback callback, QueryResult result) {
+    Callback written = EgressWrite.reserve(egressBudget, 2L * FrameJson.estimate(result), callback);
+    if (written == null) {
+      busy(response, callback, "the server is writing too many large answers at once; retry shortly");
+      return;
+    }
+    byte[] page;
+    try {
+      page = FrameJson.pollResult(result);
+    } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
+      fail(response, written, t);
+      return;
+    }
+    write(response, 200, page, written);
+  }
+
+  private String tooManyWaits(String instance) {
+    return slots.held() >= slots.maxTotal()
+        ? "the server holds " + slots.maxTotal() + " long-polls and streams, its limit; retry shortly"
+        : "instance '" + instance + "' has " + slots.maxPerInstance() + " long-polls and streams open, its limit; retry shortly";
+  }
+
+  private static void busy(Response response, Callback callback, String why) {
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, why));
   }
 
   private void stream(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
@@ -429,14 +469,48 @@ final class TetherHandler extends Handler.Abstract {
     java.util.function.UnaryOperator<Frame> view = "inline".equals(images)
         ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).map(InstanceRegistry.Entry::workspace).orElse(null), validator.limits())
         : java.util.function.UnaryOperator.identity();
-    long start = params.afterSeqGiven() ? params.query().afterSeq() : store.lastSeq(instance);
+    if (!slots.tryAcquire(instance)) {
+      busy(response, callback, tooManyWaits(instance));
+      return;
+    }
+    Callback done = releasing(callback, () -> slots.release(instance));
+    long start;
+    try {
+      start = params.afterSeqGiven() ? params.query().afterSeq() : store.lastSeq(instance);
+    } catch (RuntimeException e) {
+      fail(response, done, e);
+      return;
+    }
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    NdjsonStream stream =
-        new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), view, request, response, callback);
+    NdjsonStream stream = new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), view,
+        egressBudget, request, response, done);
     // Commit the headers now, so the client knows the stream is open before the first frame.
-    response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), callback::failed));
+    response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), done::failed));
+  }
+
+  /** {@code callback}, running {@code release} first when it completes either way. */
+  private static Callback releasing(Callback callback, Runnable release) {
+    return new Callback() {
+      private final java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+
+      @Override
+      public void succeeded() {
+        if (once.compareAndSet(false, true)) {
+          release.run();
+        }
+        callback.succeeded();
+      }
+
+      @Override
+      public void failed(Throwable x) {
+        if (once.compareAndSet(false, true)) {
+          release.run();
+        }
+        callback.failed(x);
+      }
+    };
   }
 
   /** Checks every blob ref of an ingress frame against the instance's blob store (see {@link BlobFiles}). */
@@ -457,7 +531,6 @@ final class TetherHandler extends Handler.Abstract {
       return;
     }
     waits.add(wait);
-    waitInstances.put(wait, instance);
     request.addFailureListener(t -> wait.cancel(false));
     if (shuttingDown) {
       wait.cancel(false);
@@ -489,8 +562,11 @@ final class TetherHandler extends Handler.Abstract {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is out of memory; retry later"));
     } else {
+      // The log has the detail (once, then rate-limited); the answer names nothing of the server's
+      // insides: no exception class, no path.
       failures.log("request failed", failure);
-      send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL, "the server failed: " + failure));
+      send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL,
+          "the server failed to answer this request; its log has the details"));
     }
   }
 

@@ -64,7 +64,7 @@ class StoreLimitsHttpTest {
     HostAddress.Unix a = new HostAddress.Unix(dir.resolve("t.sock"));
     // Room for one body of up to 16 KiB at a time: a second one arriving meanwhile is refused.
     try (Daemon server = Daemon.start(a, MemoryTetherStore.create(), FrameValidator.standard(), null, 8,
-        IngressBudget.cost(16 * 1024, Integer.MAX_VALUE));
+        BodyReader.reservation(16 * 1024, Integer.MAX_VALUE));
         RawSocket slow = RawSocket.connect(a)) {
       slow.send(Fixtures.utf8("POST /v1/instances/a/tether HTTP/1.1\r\nHost: x\r\nContent-Length: 16000\r\n\r\n{"));
       Thread.sleep(200); // the first body is being read and holds the budget

@@ -38,13 +38,46 @@ public final class RawSocket implements AutoCloseable {
   }
 
   public static RawSocket connect(HostAddress address) throws IOException {
-    if (address instanceof HostAddress.Unix u) {
-      SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-      ch.connect(UnixDomainSocketAddress.of(u.path()));
-      return new RawSocket(ch);
+    return connect(address, -1);
+  }
+
+  /** As {@link #connect(HostAddress)}, with a receive buffer of {@code receiveBuffer} bytes (-1: the default). */
+  public static RawSocket connect(HostAddress address, int receiveBuffer) throws IOException {
+    SocketChannel ch = SocketChannel.open(address instanceof HostAddress.Unix ? StandardProtocolFamily.UNIX : StandardProtocolFamily.INET);
+    if (receiveBuffer > 0) {
+      ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, receiveBuffer);
     }
-    HostAddress.Tcp t = (HostAddress.Tcp) address;
-    return new RawSocket(SocketChannel.open(new InetSocketAddress(t.host(), t.port())));
+    if (address instanceof HostAddress.Unix u) {
+      ch.connect(UnixDomainSocketAddress.of(u.path()));
+    } else {
+      HostAddress.Tcp t = (HostAddress.Tcp) address;
+      ch.connect(new InetSocketAddress(t.host(), t.port()));
+    }
+    return new RawSocket(ch);
+  }
+
+  /**
+   * Reads and drops whatever arrives until the server closes the connection; false when it is
+   * still open after {@code timeoutMs}.
+   */
+  public boolean awaitClosed(long timeoutMs) throws Exception {
+    CompletableFuture<Boolean> f = CompletableFuture.supplyAsync(() -> {
+      ByteBuffer b = ByteBuffer.allocate(8192);
+      try {
+        while (channel.read(b) >= 0) {
+          b.clear();
+        }
+      } catch (IOException e) {
+        // reset by the server: closed too
+      }
+      return true;
+    });
+    try {
+      return f.get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      channel.close();
+      return false;
+    }
   }
 
   /** Sends {@code request} (ISO-8859-1 text, so raw bytes 0x80..0xFF pass through) and reads the answer. */

@@ -6,33 +6,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class IngressBudgetTest {
+class ByteBudgetTest {
   private static final int MAX_FRAME = 32 << 20;
 
   @Test
   void declaredBody_reservesItsLengthPlusTheFirstBuffer_notTwiceItsLength() {
-    assertEquals((27L << 20) + (1 << 20), IngressBudget.cost(27L << 20, MAX_FRAME));
+    assertEquals((27L << 20) + (1 << 20), BodyReader.reservation(27L << 20, MAX_FRAME));
   }
 
   @Test
   void smallDeclaredBody_reservesTwiceItsLength_withA1KiBFloor() {
-    assertEquals(2 * 4096, IngressBudget.cost(4096, MAX_FRAME));
-    assertEquals(2 * 1024, IngressBudget.cost(10, MAX_FRAME));
+    assertEquals(2 * 4096, BodyReader.reservation(4096, MAX_FRAME));
+    assertEquals(2 * 1024, BodyReader.reservation(10, MAX_FRAME));
   }
 
   @Test
   void chunkedBody_reservesTwiceTheFrameLimit_becauseItsBufferDoubles() {
-    assertEquals(2L * MAX_FRAME, IngressBudget.cost(-1, MAX_FRAME));
+    assertEquals(2L * MAX_FRAME, BodyReader.reservation(-1, MAX_FRAME));
   }
 
   @Test
   void declaredLengthOverTheLimit_costsNoMoreThanTheLimitAllows() {
-    assertEquals((long) MAX_FRAME + (1 << 20), IngressBudget.cost(Long.MAX_VALUE / 2, MAX_FRAME));
+    assertEquals((long) MAX_FRAME + (1 << 20), BodyReader.reservation(Long.MAX_VALUE / 2, MAX_FRAME));
   }
 
   @Test
   void reservationsAddUp_andAreReleased() {
-    IngressBudget budget = new IngressBudget(10_000);
+    ByteBudget budget = new ByteBudget(10_000);
     assertTrue(budget.tryReserve(6_000));
     assertFalse(budget.tryReserve(6_000), "over the budget while the first is held");
     budget.release(6_000);

@@ -1,0 +1,91 @@
+package dev.tether.server.internal;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What clients may hold of the daemon at once: heap both ways, waits, connections, and how long a
+ * connection may sit idle. Every value is checked here; the defaults suit a daemon that serves a
+ * handful of agents and their hosts.
+ *
+ * @param ingressBytes request bodies being read at once (past it: 503)
+ * @param egressBytes answers being written at once, poll pages and stream lines (past it: a poll
+ *     gets 503, a stream waits); answers of at most 64 KiB are not counted
+ * @param maxWaits long-polls and streams held at once (past it: 503)
+ * @param maxWaitsPerInstance long-polls and streams held at once on one instance (past it: 503)
+ * @param headerTimeout how long a connection may take to send a whole request, and sit idle
+ *     between requests (then it is closed)
+ * @param requestIdleTimeout how long a request in progress may move no bytes while it reads its
+ *     body or writes its answer (a stalled reader is cut then); longer than the longest wait
+ * @param maxConnections open connections across the listeners (past it: new ones wait in the
+ *     accept queue)
+ */
+public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxWaitsPerInstance, Duration headerTimeout,
+    Duration requestIdleTimeout, int maxConnections) {
+  /** The longest a long-poll waits: a request idle timeout must leave room for it. */
+  static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
+
+  public Bounds {
+    requirePositive("ingressBytes", ingressBytes);
+    requirePositive("egressBytes", egressBytes);
+    requirePositive("maxWaits", maxWaits);
+    requirePositive("maxWaitsPerInstance", maxWaitsPerInstance);
+    requirePositive("maxConnections", maxConnections);
+    Objects.requireNonNull(headerTimeout, "headerTimeout");
+    Objects.requireNonNull(requestIdleTimeout, "requestIdleTimeout");
+    if (headerTimeout.toMillis() < 1) {
+      throw new IllegalArgumentException("headerTimeout must be at least 1 ms but was " + headerTimeout);
+    }
+    if (requestIdleTimeout.compareTo(LONGEST_WAIT.plusSeconds(5)) < 0) {
+      throw new IllegalArgumentException("requestIdleTimeout must be at least 35 s (a long-poll waits up to 30 s) but was "
+          + requestIdleTimeout.toSeconds() + " s");
+    }
+  }
+
+  /**
+   * A quarter of the heap for bodies (at least 64 MiB), an eighth for answers (at least 32 MiB),
+   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections.
+   */
+  public static Bounds defaults() {
+    long heap = Runtime.getRuntime().maxMemory();
+    return new Bounds(Math.max(64L << 20, heap / 4), Math.max(32L << 20, heap / 8), 4096, 2048, Duration.ofSeconds(10),
+        Duration.ofSeconds(60), 4096);
+  }
+
+  public Bounds withIngressBytes(long bytes) {
+    return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+  }
+
+  public Bounds withEgressBytes(long bytes) {
+    return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+  }
+
+  public Bounds withWaits(int total, int perInstance) {
+    return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections);
+  }
+
+  public Bounds withTimeouts(Duration header, Duration requestIdle) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections);
+  }
+
+  public Bounds withMaxConnections(int connections) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections);
+  }
+
+  /** One line for the start-up log. */
+  public String describe() {
+    return "limits: bodies read at once " + mib(ingressBytes) + ", answers written at once " + mib(egressBytes)
+        + "; waits " + maxWaits + " (" + maxWaitsPerInstance + " per instance); connections " + maxConnections
+        + "; header timeout " + headerTimeout.toSeconds() + " s, request idle timeout " + requestIdleTimeout.toSeconds() + " s";
+  }
+
+  private static String mib(long bytes) {
+    return (bytes >> 20) + " MiB";
+  }
+
+  private static void requirePositive(String name, long value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(name + " must be >= 1 but was " + value);
+    }
+  }
+}
