@@ -49,10 +49,12 @@ public final class TetherMcpServer {
   private final String version;
   private final String instructions;
   private final List<AsyncToolSpecification> tools;
+  private final int maxLineChars;
 
   private TetherMcpServer(Builder b) {
     this.version = b.version;
     this.instructions = b.instructions;
+    this.maxLineChars = maxLineChars(b.validator.limits().maxFrameBytes());
     List<AsyncToolSpecification> specs = new ArrayList<>();
     SendTool send = new SendTool(b.client, b.validator);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
@@ -76,6 +78,22 @@ public final class TetherMcpServer {
           args -> MediaTools.viewAttachment(catalog, vision, io, args)));
     }
     this.tools = List.copyOf(specs);
+  }
+
+  /**
+   * The longest JSON-RPC line a stdio server reads: three characters per byte of the largest
+   * frame (a client may write every non-ASCII character as a JSON unicode escape, six characters
+   * for two or three UTF-8 bytes, twelve for four), plus room for the JSON-RPC envelope. Every
+   * message that could become a frame within the limit fits; a longer line is answered without
+   * being held whole (see {@link JsonRpcLineGuard}).
+   */
+  static int maxLineChars(int maxFrameBytes) {
+    return (int) Math.min(Integer.MAX_VALUE - 16, 3L * maxFrameBytes + (1 << 20));
+  }
+
+  /** See {@link #maxLineChars(int)}; for {@link StdioServer}. */
+  int maxLineChars() {
+    return maxLineChars;
   }
 
   public static Builder builder(TetherClient client) {
@@ -106,6 +124,7 @@ public final class TetherMcpServer {
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)
+        .jsonSchemaValidator(McpJson.SCHEMA_VALIDATOR)
         .capabilities(ServerCapabilities.builder().tools(false).build())
         .validateToolInputs(false)
         .tools(tools)
