@@ -10,5 +10,5 @@ module dev.tether.api {
   exports dev.tether.api.internal to
       dev.tether.images, dev.tether.sessions, dev.tether.media, dev.tether.store, dev.tether.store.sqlite,
       dev.tether.store.jetstream, dev.tether.llm, dev.tether.telegram, dev.tether.coven,
-      dev.tether.mcp; // an automatic module: the MCP SDK it needs has no legal module name
+      dev.tether.mcp;
 }
