@@ -118,6 +118,10 @@ public final class TetherMcpServer {
    * with {@link #jsonMapper()}. Outgoing messages are serialized per session (see
    * {@link SerializingTransportProvider}), since tool results complete on other threads than the
    * transport's. Close the returned server to stop.
+   *
+   * <p>For stdio use {@link StdioServer}: a {@code StdioServerTransportProvider} built directly
+   * reads lines of at most 16 Mi characters (the SDK's default since 2.1, below a legal frame) and
+   * stops reading for good at the first longer one.
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
     return McpServer.async(new SerializingTransportProvider(transport))
