@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.internal.TetherJson;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,12 +22,20 @@ import java.util.Map;
  * reading when a line fails to parse, which would end the server. The one configuration has no
  * string cap, so everything a caller could legitimately send parses, and a too-large image comes
  * back as a clear tool error (the frame limit) instead of a dead server. The stdio client is the
- * process that started this server, so the size of its lines is its own business. Thread-safe.
+ * process that started this server, so the size of its lines is its own business; the stdio runner
+ * bounds them (see {@link TetherMcpServer#maxLineChars(int)}).
+ *
+ * <p>The SDK falls back to mappers of its own, each a default-configured {@code ObjectMapper} with
+ * that 20-million-character cap, wherever a builder is not given one: the server's JSON mapper and
+ * its JSON schema validator (which reads tool arguments and structured results). Both are set from
+ * here, so no default mapper ever reads a message. Thread-safe.
  */
 final class McpJson {
   static final ObjectMapper MAPPER = new ObjectMapper(TetherJson.newFactory());
 
   static final McpJsonMapper SDK_MAPPER = new JacksonMcpJsonMapper(MAPPER);
+
+  static final JsonSchemaValidator SCHEMA_VALIDATOR = new DefaultJsonSchemaValidator(MAPPER);
 
   private McpJson() {}
 

@@ -14,8 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * <p>Stdout carries JSON-RPC and nothing else: before serving, {@link System#out} is pointed at
  * stderr, so a stray {@code println} anywhere in the process lands in the log instead of
  * corrupting the protocol stream. Logs go to stderr (System.Logger and SLF4J both default there).
- * A line on stdin that is not a JSON-RPC message gets a JSON-RPC error response and is skipped,
- * instead of ending the SDK's reader (see {@link JsonRpcLineGuard}).
+ * A line on stdin that is not a JSON-RPC message, or is longer than any message within the frame
+ * limit, gets an error response and is skipped, instead of ending the SDK's reader (see
+ * {@link JsonRpcLineGuard}).
  */
 public final class StdioServer {
   private StdioServer() {}
@@ -25,9 +26,12 @@ public final class StdioServer {
     PrintStream protocolOut = System.out;
     System.setOut(System.err);
     CountDownLatch ended = new CountDownLatch(1);
-    InputStream in = new JsonRpcLineGuard(System.in, protocolOut, ended);
+    int maxLineChars = tools.maxLineChars();
+    InputStream in = new JsonRpcLineGuard(System.in, protocolOut, ended, maxLineChars);
+    // The guard passes on only lines within the limit, so the SDK's own limit (16 MiB characters
+    // by default since 2.1, below a legal 28 MiB frame; a longer line ends its reader) never trips.
     StdioServerTransportProvider transport =
-        new StdioServerTransportProvider(TetherMcpServer.jsonMapper(), in, protocolOut);
+        new StdioServerTransportProvider(TetherMcpServer.jsonMapper(), in, protocolOut, maxLineChars);
     McpAsyncServer server = tools.start(transport);
     try {
       ended.await();

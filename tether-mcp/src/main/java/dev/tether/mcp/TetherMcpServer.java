@@ -49,10 +49,12 @@ public final class TetherMcpServer {
   private final String version;
   private final String instructions;
   private final List<AsyncToolSpecification> tools;
+  private final int maxLineChars;
 
   private TetherMcpServer(Builder b) {
     this.version = b.version;
     this.instructions = b.instructions;
+    this.maxLineChars = maxLineChars(b.validator.limits().maxFrameBytes());
     List<AsyncToolSpecification> specs = new ArrayList<>();
     SendTool send = new SendTool(b.client, b.validator);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
@@ -78,6 +80,22 @@ public final class TetherMcpServer {
     this.tools = List.copyOf(specs);
   }
 
+  /**
+   * The longest JSON-RPC line a stdio server reads: three characters per byte of the largest
+   * frame (a client may write every non-ASCII character as a JSON unicode escape, six characters
+   * for two or three UTF-8 bytes, twelve for four), plus room for the JSON-RPC envelope. Every
+   * message that could become a frame within the limit fits; a longer line is answered without
+   * being held whole (see {@link JsonRpcLineGuard}).
+   */
+  static int maxLineChars(int maxFrameBytes) {
+    return (int) Math.min(Integer.MAX_VALUE - 16, 3L * maxFrameBytes + (1 << 20));
+  }
+
+  /** See {@link #maxLineChars(int)}; for {@link StdioServer}. */
+  int maxLineChars() {
+    return maxLineChars;
+  }
+
   public static Builder builder(TetherClient client) {
     return new Builder(client);
   }
@@ -100,12 +118,17 @@ public final class TetherMcpServer {
    * with {@link #jsonMapper()}. Outgoing messages are serialized per session (see
    * {@link SerializingTransportProvider}), since tool results complete on other threads than the
    * transport's. Close the returned server to stop.
+   *
+   * <p>For stdio use {@link StdioServer}: a {@code StdioServerTransportProvider} built directly
+   * reads lines of at most 16 Mi characters (the SDK's default since 2.1, below a legal frame) and
+   * stops reading for good at the first longer one.
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
     return McpServer.async(new SerializingTransportProvider(transport))
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)
+        .jsonSchemaValidator(McpJson.SCHEMA_VALIDATOR)
         .capabilities(ServerCapabilities.builder().tools(false).build())
         .validateToolInputs(false)
         .tools(tools)

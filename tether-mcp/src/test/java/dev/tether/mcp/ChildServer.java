@@ -1,5 +1,6 @@
 package dev.tether.mcp;
 
+import dev.tether.api.Limits;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -33,7 +34,10 @@ final class ChildServer implements AutoCloseable {
     args.remove(0);
     args.addAll(List.of(extraArgs));
     ServerParameters params = ServerParameters.builder(javaCommand().get(0)).args(args).build();
-    StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper());
+    // The SDK's client reads lines of at most 16 MiB characters by default (2.1); a tether_read
+    // answer may carry a whole frame's images, so allow what the server allows.
+    StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper(),
+        TetherMcpServer.maxLineChars(Limits.MAX_FRAME_BYTES));
     McpAsyncClient client = McpClient.async(transport).requestTimeout(TIMEOUT).build();
     ChildServer child = new ChildServer(client);
     transport.setStdErrorHandler(child.stderr::add);

@@ -76,6 +76,60 @@ class StdoutHygieneTest {
     }
   }
 
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void linesOverTheLimit_areAnsweredAndSkipped_andTheServerKeepsServing() throws Exception {
+    int maxFrameBytes = 1 << 20;
+    int maxLineChars = TetherMcpServer.maxLineChars(maxFrameBytes);
+    List<String> command = new ArrayList<>(ChildServer.javaCommand());
+    command.add("--max-frame-bytes=" + maxFrameBytes);
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      OutputStream stdin = process.getOutputStream();
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+      response(stdout, 1);
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+
+      // A tool call one character over the limit, its id last (as the TypeScript SDK writes it),
+      // ending in \r\n: a coded tool error, found without holding the line.
+      String head = "{\"method\":\"tools/call\",\"params\":{\"name\":\"tether_send\",\"arguments\":{\"instance\":\"agent1\","
+          + "\"text\":\"big\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"";
+      String tail = "\"}]}},\"jsonrpc\":\"2.0\",\"id\":\"big-1\"}";
+      String tooLong = head + "A".repeat(maxLineChars + 1 - head.length() - tail.length()) + tail;
+      assertEquals(maxLineChars + 1, tooLong.length());
+      stdin.write((tooLong + "\r\n").getBytes(StandardCharsets.UTF_8));
+      stdin.flush();
+      JsonNode big = response(stdout, "big-1");
+      assertTrue(big.get("result").get("isError").asBoolean(), big.toString());
+      JsonNode error = JSON.readTree(big.get("result").get("content").get(0).get("text").asText()).get("error");
+      assertEquals("FRAME_TOO_LARGE", error.get("code").asText(), error.toString());
+
+      // Any other message over the limit is an invalid request; one that is not even JSON has no id.
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"pad\":\""
+          + "x".repeat(maxLineChars) + "\"}}");
+      assertEquals(-32600, response(stdout, 5).get("error").get("code").asInt());
+      write(stdin, "y".repeat(maxLineChars + 10));
+
+      // A tool call just within the limit reaches the tool, which applies the frame limit.
+      String within = head + "A".repeat(maxLineChars - head.length() - tail.length()) + tail.replace("big-1", "big-2");
+      assertEquals(maxLineChars, within.length());
+      write(stdin, within);
+      JsonNode tool = response(stdout, "big-2");
+      assertTrue(tool.get("result").get("isError").asBoolean(), tool.toString());
+
+      write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"tether_send\","
+          + "\"arguments\":{\"instance\":\"agent1\",\"text\":\"still here\"}}}");
+      JsonNode sent = response(stdout, 6);
+      assertEquals(false, sent.get("result").get("isError").asBoolean(), sent.toString());
+      assertTrue(seen.stream().anyMatch(m -> m.path("error").path("code").asInt() == -32600 && m.get("id").isNull()),
+          "the line that is not JSON is answered without an id: " + seen);
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
   private static void write(OutputStream stdin, String line) throws Exception {
     stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     stdin.flush();
@@ -85,6 +139,10 @@ class StdoutHygieneTest {
   private final List<JsonNode> seen = new ArrayList<>();
 
   private JsonNode response(BufferedReader stdout, int id) throws Exception {
+    return response(stdout, String.valueOf(id));
+  }
+
+  private JsonNode response(BufferedReader stdout, String id) throws Exception {
     while (true) {
       String line = stdout.readLine();
       if (line == null) {
@@ -98,7 +156,7 @@ class StdoutHygieneTest {
       }
       assertEquals("2.0", message.path("jsonrpc").asText(), "not JSON-RPC 2.0: " + line);
       seen.add(message);
-      if (message.has("id") && message.get("id").asInt() == id) {
+      if (message.has("id") && message.get("id").asText().equals(id)) {
         return message;
       }
     }

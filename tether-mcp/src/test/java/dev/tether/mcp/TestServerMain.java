@@ -1,5 +1,7 @@
 package dev.tether.mcp;
 
+import dev.tether.api.Limits;
+import dev.tether.images.FrameValidator;
 import dev.tether.media.MediaFetcher;
 import dev.tether.media.MediaRegistry;
 import dev.tether.store.MemoryTetherStore;
@@ -19,7 +21,8 @@ import java.util.stream.Stream;
  *
  * <p>With {@code --stray-stdout} it prints a line to {@code System.out} whenever a message
  * arrives (so, while serving), to show that such output goes to stderr and never into the
- * JSON-RPC stream.
+ * JSON-RPC stream. With {@code --max-frame-bytes=N} its frame limit (and so its stdin line limit)
+ * is {@code N} bytes.
  */
 public final class TestServerMain {
   static final String INSTANCE = "agent1";
@@ -29,6 +32,12 @@ public final class TestServerMain {
 
   public static void main(String[] args) throws Exception {
     boolean stray = Set.of(args).contains("--stray-stdout");
+    Limits.Builder limits = Limits.builder();
+    for (String arg : args) {
+      if (arg.startsWith("--max-frame-bytes=")) {
+        limits.maxFrameBytes(Integer.parseInt(arg.substring("--max-frame-bytes=".length())));
+      }
+    }
     Path temp = Files.createTempDirectory("tether-mcp-test");
     // MCP clients usually end a stdio server with SIGTERM, which skips finally blocks.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(temp)));
@@ -41,6 +50,7 @@ public final class TestServerMain {
       TetherMcpServer server = TetherMcpServer.builder(
           StoreTetherClient.builder(store).knownInstances(Set.of(INSTANCE)::contains).build())
           .version("test")
+          .validator(FrameValidator.withLimits(limits.build()))
           .media(registry, fetcher)
           .attachments(TestMedia.attachments(temp.resolve("attachments")))
           .build();

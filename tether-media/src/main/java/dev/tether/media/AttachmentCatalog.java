@@ -1,6 +1,7 @@
 package dev.tether.media;
 
 import dev.tether.api.ErrorCode;
+import dev.tether.api.internal.PrivateFiles;
 import dev.tether.images.Images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
@@ -322,7 +323,7 @@ public final class AttachmentCatalog {
      * @throws MediaFormatException when the manifest is invalid (nothing is opened then)
      */
     public AttachmentCatalog open() throws IOException {
-      Files.createDirectories(dir);
+      PrivateFiles.createDirectories(dir);
       Path manifest = dir.resolve(AttachmentManifest.FILE_NAME);
       List<Attachment> loaded = Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)
           ? AttachmentManifest.read(manifest, maxManifestBytes, maxAttachments)

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.internal.PrivateFiles;
 import dev.tether.images.Images;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Limits;
@@ -69,7 +70,7 @@ public final class FileBlobStore implements BlobStore {
   private final ReadWriteLock gcLock = new ReentrantReadWriteLock();
 
   private FileBlobStore(Builder b) throws IOException {
-    this.dir = Files.createDirectories(b.dir);
+    this.dir = PrivateFiles.createDirectories(b.dir);
     this.limits = b.limits;
     this.mediaTypes = Set.copyOf(b.mediaTypes);
     this.durable = b.durable;
@@ -319,7 +320,7 @@ public final class FileBlobStore implements BlobStore {
   }
 
   private Path newTemp() throws IOException {
-    return Files.createTempFile(dir, TEMP_PREFIX, TEMP_SUFFIX);
+    return Files.createTempFile(dir, TEMP_PREFIX, TEMP_SUFFIX, PrivateFiles.fileAttributes(dir));
   }
 
   private void publish(Path temp, BlobKey key) throws IOException {

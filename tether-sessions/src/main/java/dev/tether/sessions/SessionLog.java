@@ -10,6 +10,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.Role;
 import dev.tether.api.SessionKey;
 import dev.tether.api.User;
+import dev.tether.api.internal.PrivateFiles;
 import dev.tether.sessions.internal.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -79,7 +81,11 @@ public final class SessionLog implements Closeable {
 
   private void openForAppend(long completeBytes) throws IOException {
     boolean created = !Files.exists(file);
-    channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+        PrivateFiles.fileAttributes(file));
+    if (!created) {
+      PrivateFiles.restrict(file); // written by an earlier version with the umask's mode
+    }
     long size = channel.size();
     if (size > completeBytes) {
       LOG.log(Level.WARNING, "session {0}: cutting a torn last line of {1} bytes off {2}",

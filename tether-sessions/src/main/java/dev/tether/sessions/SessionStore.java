@@ -2,6 +2,7 @@ package dev.tether.sessions;
 
 import dev.tether.api.Limits;
 import dev.tether.api.SessionKey;
+import dev.tether.api.internal.PrivateFiles;
 import dev.tether.images.FrameValidator;
 import java.io.Closeable;
 import java.io.IOException;
@@ -243,7 +244,7 @@ public final class SessionStore implements Closeable {
 
     /** Opens the store, creating its directory when missing. */
     public SessionStore build() throws IOException {
-      Files.createDirectories(dir);
+      PrivateFiles.createDirectories(dir);
       int lineBytes = maxLineBytes > 0 ? maxLineBytes : defaultLineBytes(validator.limits());
       return new SessionStore(dir, new Settings(blobs, lineBytes, durable, clock, validator,
           new ContextAssembler(blobs, imageCost)), maxOpenFiles);

@@ -1,5 +1,6 @@
 package dev.tether.sessions.internal;
 
+import dev.tether.api.internal.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -49,8 +50,8 @@ public final class AtomicFiles {
   public static void write(Path target, Set<PosixFilePermission> permissions, Content content)
       throws IOException {
     Path dir = target.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, ".tmp-", ".part");
+    PrivateFiles.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, ".tmp-", ".part", PrivateFiles.fileAttributes(dir));
     try {
       if (permissions != null && Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
         Files.setPosixFilePermissions(tmp, permissions);

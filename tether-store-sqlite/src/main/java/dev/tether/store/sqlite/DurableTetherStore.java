@@ -51,6 +51,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * A file that is not a tether journal, has another version or is corrupt fails with an
  * {@link IOException}; it is never reset.
  *
+ * <p><b>Files.</b> The journal and its {@code -wal} and {@code -shm} files hold every frame, so on
+ * POSIX file systems they are the owner's only ({@code 0600}) whatever the umask and the mode of
+ * their directory; an existing journal readable by others is restricted at open. The directory is
+ * the caller's: it must exist.
+ *
  * <p><b>Transient deltas</b> (the {@link Retention} default) are never journalled and do not
  * survive a restart. Their seqs must not be reused after one, so a delta whose seq is above the
  * journalled high-water mark raises the mark {@value #TRANSIENT_SEQ_RESERVE} above its seq in one

@@ -4,6 +4,7 @@ import dev.tether.store.Retention;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -90,6 +91,8 @@ final class SqliteJournal implements AutoCloseable {
   static SqliteJournal open(Path file, DurableTetherStore.Sync sync) throws IOException {
     Connection db = null;
     try {
+      // SQLite would create the file with 0644 less the umask; an empty file is a new database.
+      PrivateFiles.createFileIfAbsent(file);
       db = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
       try (Statement st = db.createStatement()) {
         // Look before touching anything: a foreign database must not be switched to WAL.
@@ -135,6 +138,7 @@ final class SqliteJournal implements AutoCloseable {
         }
       }
       db.setAutoCommit(false);
+      restrictFiles(file);
       return new SqliteJournal(file, db);
     } catch (SQLException e) {
       closeQuietly(db);
@@ -144,6 +148,21 @@ final class SqliteJournal implements AutoCloseable {
       throw e;
     }
   }
+
+  /**
+   * Makes the journal and its side files owner-only. SQLite gives the -wal, -shm and -journal files
+   * it creates the mode of the database file (and chmods them to it past the umask), and keeps the
+   * mode of files that exist, so once the database file is 0600 they all are, also after
+   * checkpoints and reopens. Files an earlier version left readable by others are restricted here,
+   * after the file proved to be a tether journal.
+   */
+  private static void restrictFiles(Path file) throws IOException {
+    for (String suffix : SIDE_FILES) {
+      PrivateFiles.restrict(file.resolveSibling(file.getFileName() + suffix));
+    }
+  }
+
+  private static final List<String> SIDE_FILES = List.of("", "-wal", "-shm", "-journal");
 
   private static void createEvictions(Statement st) throws SQLException {
     st.execute("CREATE TABLE evictions (instance TEXT NOT NULL, channel TEXT NOT NULL, "
