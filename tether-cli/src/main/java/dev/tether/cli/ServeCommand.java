@@ -68,9 +68,11 @@ final class ServeCommand implements Callable<Integer> {
   boolean autoCreate;
 
   @Option(names = "--workspaces", paramLabel = "DIR",
-      description = "Where instances get their default workspace (blobs in {workspace}/.aegis/blobs)."
-          + " Default: DATA-DIR/workspaces, else ~/.tether/workspaces.")
-  Path workspaces;
+      description = {"Where instance workspaces may be (repeatable). A workspace given in PUT /v1/instances/{id} must"
+          + " resolve inside one of these, without a symbolic link (else 400), and no two instances share one; instances"
+          + " without one get DIR/{id} under the first (blobs in {workspace}/.aegis/blobs).",
+          "Default: DATA-DIR/workspaces, else ~/.tether/workspaces."})
+  java.util.List<Path> workspaces;
 
   @Option(names = "--keep-deltas",
       description = "Store assistant.delta and reasoning.delta frames like other frames. Default: transient"
@@ -197,8 +199,12 @@ final class ServeCommand implements Callable<Integer> {
         .ingressBytes(budget.ingressBytes())
         .egressBytes(budget.egressBytes())
         .autoCreate(autoCreate)
-        .workspaces(workspaces != null ? workspaces
-            : dataDir != null ? dataDir.resolve("workspaces") : Connections.home().resolve(".tether").resolve("workspaces"));
+        .maxInstances(budget.maxInstances());
+    if (workspaces == null || workspaces.isEmpty()) {
+      b.workspaces(dataDir != null ? dataDir.resolve("workspaces") : Connections.home().resolve(".tether").resolve("workspaces"));
+    } else {
+      workspaces.forEach(b::workspaces);
+    }
     requirePositive("--max-waits", maxWaits == null ? null : maxWaits.longValue());
     requirePositive("--max-waits-per-instance", maxWaitsPerInstance == null ? null : maxWaitsPerInstance.longValue());
     requirePositive("--max-connections", maxConnections == null ? null : maxConnections.longValue());

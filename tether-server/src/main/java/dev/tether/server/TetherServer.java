@@ -138,7 +138,8 @@ public final class TetherServer implements AutoCloseable {
     private boolean allowNonLoopback;
     private final LinkedHashSet<String> instances = new LinkedHashSet<>();
     private boolean autoCreate;
-    private Path workspaces;
+    private final List<Path> workspaces = new ArrayList<>();
+    private int maxInstances = 1024;
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
     private Bounds bounds = Bounds.defaults();
@@ -204,11 +205,23 @@ public final class TetherServer implements AutoCloseable {
     }
 
     /**
-     * Where instances get their default workspace ({@code {root}/{id}}, blobs in
-     * {@code .aegis/blobs} below it). Default: {@code ~/.tether/workspaces}.
+     * Where workspaces may be (repeatable: each call adds a root). A workspace named in
+     * {@code PUT /v1/instances/{id}} must resolve, without a symbolic link, strictly inside a root
+     * (else 400), and no two instances share one; an instance without one gets
+     * {@code {first root}/{id}} (blobs in {@code .aegis/blobs} below it). Roots are created 0700
+     * when missing. Default: {@code ~/.tether/workspaces}.
      */
     public Builder workspaces(Path root) {
-      this.workspaces = Objects.requireNonNull(root, "root");
+      this.workspaces.add(Objects.requireNonNull(root, "root"));
+      return this;
+    }
+
+    /** Instances registered at once; past it a new one gets 503 {@code TOO_MANY_INSTANCES}. Default: 1024. */
+    public Builder maxInstances(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxInstances must be >= 1 but was " + max);
+      }
+      this.maxInstances = max;
       return this;
     }
 
@@ -329,9 +342,10 @@ public final class TetherServer implements AutoCloseable {
         console = new Daemon.Console(consoleAddress, consoleBearer);
       }
       List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
-      Path root = workspaces != null ? workspaces : Path.of(System.getProperty("user.home"), ".tether", "workspaces");
-      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, root,
-          registryFile, autoCreate, List.copyOf(names), console));
+      List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
+          : List.copyOf(workspaces);
+      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, roots,
+          maxInstances, registryFile, autoCreate, List.copyOf(names), console));
       return new TetherServer(daemon, consoleBearer, bounds);
     }
 

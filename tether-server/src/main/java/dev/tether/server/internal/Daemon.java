@@ -174,14 +174,16 @@ public final class Daemon implements AutoCloseable {
    * @param token the bearer token of a TCP listener (null for a Unix socket)
    * @param maxThreads HTTP worker threads
    * @param bounds what clients may hold at once
-   * @param workspacesRoot where instances get their default workspace
+   * @param workspaceRoots where workspaces may be; defaults go below the first
+   * @param maxInstances instances the registry holds at most
    * @param registryFile where the registry persists, or null to keep it in memory
    * @param autoCreate whether an unknown instance is registered on first use
    * @param instances instances registered at start
    * @param console the console's listener, or null
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      Bounds bounds, Path workspacesRoot, Path registryFile, boolean autoCreate, java.util.List<String> instances,
+      Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
+      java.util.List<String> instances,
       Console console) {}
 
   /**
@@ -191,7 +193,8 @@ public final class Daemon implements AutoCloseable {
    * @throws IOException when the registry cannot be read or the address cannot be bound
    */
   public static Daemon start(Settings settings) throws IOException {
-    InstanceRegistry registry = InstanceRegistry.open(settings.workspacesRoot(), settings.registryFile(), settings.autoCreate());
+    InstanceRegistry registry = InstanceRegistry.open(settings.workspaceRoots(), settings.registryFile(), settings.autoCreate(),
+        settings.maxInstances());
     for (String name : settings.instances()) {
       registry.put(InstanceRegistry.requireId(name), null);
     }

@@ -29,10 +29,16 @@ import java.util.regex.Pattern;
  * per-channel watermarks (the reference daemon's {@code .../tether/watermark}).
  *
  * <p>Design: a map under one lock; changes are rare (registration, deletion, a client moving its
- * watermark). When the registry has a file (the server's {@code --data-dir}), every change rewrites
- * it whole: a temp file in the same directory, fsynced, renamed over the old one, so a crash leaves
- * the old or the new registry and never half of one. An instance id is also a directory name, so
- * ids are restricted to {@link #ID}; nothing else ever becomes a path.
+ * watermark). When the registry has a file (the server's {@code --data-dir}), a registration or
+ * deletion rewrites it whole: a temp file in the same directory, fsynced, renamed over the old
+ * one, so a crash leaves the old or the new registry and never half of one. Watermarks are kept
+ * beside it, one small file per instance ({@code watermarks/{id}.json}), so moving a cursor
+ * rewrites only that instance's few channels. An instance id is also a directory name, so ids are
+ * restricted to {@link #ID}; nothing else ever becomes a path.
+ *
+ * <p>Bounded: at most {@code maxInstances} instances (past it {@code TOO_MANY_INSTANCES}) and
+ * {@value #MAX_WATERMARKS} watermark channels per instance, each named by {@link #CHANNEL}.
+ * Workspaces are confined by {@link WorkspaceRoots}, and no two instances share one.
  *
  * <p>With {@code autoCreate}, {@link #require} registers an unknown id with its default workspace
  * (the behaviour before the registry existed). Thread-safe.
@@ -40,6 +46,12 @@ import java.util.regex.Pattern;
 final class InstanceRegistry {
   /** Instance ids: a letter or digit, then letters, digits, dot, dash, underscore; at most 128. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  /** Watermark channel names: like a session channel, a letter or digit, then letters, digits, '.', '-', '_', ':'; at most 64. */
+  static final Pattern CHANNEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
+  /** Watermark channels one instance may keep. */
+  static final int MAX_WATERMARKS = 64;
+  /** Instances a registry holds unless told otherwise. */
+  static final int DEFAULT_MAX_INSTANCES = 1024;
 
   /**
    * One registered instance.
@@ -67,14 +79,16 @@ final class InstanceRegistry {
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   private final Map<String, Map<String, Long>> watermarks = new TreeMap<>();
-  private final Path workspacesRoot;
+  private final WorkspaceRoots roots;
   private final Path file; // null: in memory only
   private final boolean autoCreate;
+  private final int maxInstances;
 
-  private InstanceRegistry(Path workspacesRoot, Path file, boolean autoCreate) {
-    this.workspacesRoot = workspacesRoot.toAbsolutePath().normalize();
+  private InstanceRegistry(WorkspaceRoots roots, Path file, boolean autoCreate, int maxInstances) {
+    this.roots = roots;
     this.file = file;
     this.autoCreate = autoCreate;
+    this.maxInstances = maxInstances;
   }
 
   /**
@@ -84,7 +98,21 @@ final class InstanceRegistry {
    * @throws IOException when the file exists but cannot be read
    */
   static InstanceRegistry open(Path workspacesRoot, Path file, boolean autoCreate) throws IOException {
-    InstanceRegistry r = new InstanceRegistry(workspacesRoot, file, autoCreate);
+    return open(List.of(workspacesRoot), file, autoCreate, DEFAULT_MAX_INSTANCES);
+  }
+
+  /**
+   * A registry whose workspaces live below {@code workspaceRoots} (defaults under the first, as
+   * {@code {root}/{id}}), holding at most {@code maxInstances}, loaded from and saved to
+   * {@code file} when it is not null.
+   *
+   * @throws IOException when the file exists but cannot be read
+   */
+  static InstanceRegistry open(List<Path> workspaceRoots, Path file, boolean autoCreate, int maxInstances) throws IOException {
+    if (maxInstances < 1) {
+      throw new IllegalArgumentException("maxInstances must be >= 1 but was " + maxInstances);
+    }
+    InstanceRegistry r = new InstanceRegistry(WorkspaceRoots.of(workspaceRoots), file, autoCreate, maxInstances);
     if (file != null && Files.exists(file)) {
       r.load();
     }
@@ -96,8 +124,12 @@ final class InstanceRegistry {
    * {@code $TMPDIR/tether-workspaces-<pid>}: how servers started without a registry behave.
    */
   static InstanceRegistry autoCreating() {
-    return new InstanceRegistry(Path.of(System.getProperty("java.io.tmpdir"), "tether-workspaces-" + ProcessHandle.current().pid()),
-        null, true);
+    try {
+      return open(List.of(Path.of(System.getProperty("java.io.tmpdir"), "tether-workspaces-" + ProcessHandle.current().pid())),
+          null, true, DEFAULT_MAX_INSTANCES);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   boolean autoCreate() {
@@ -157,23 +189,25 @@ final class InstanceRegistry {
    */
   Put put(String id, Path workspace) throws IOException {
     requireId(id);
-    Path ws = workspace == null ? workspacesRoot.resolve(id) : workspace;
-    if (!ws.isAbsolute()) {
-      throw new IllegalArgumentException("workspace must be an absolute path but was '" + workspace + "'");
-    }
-    ws = ws.normalize();
     lock.lock();
     try {
       Entry old = entries.get(id);
       if (old != null) {
-        if (workspace != null && !old.workspace().equals(ws)) {
-          throw new IllegalStateException("instance '" + id + "' exists with workspace " + old.workspace()
-              + "; delete it first to move it to " + ws);
+        if (workspace != null && !sameWorkspace(old.workspace(), workspace)) {
+          throw new IllegalStateException("instance '" + id + "' exists with another workspace; delete it first to move it");
         }
         return new Put(old, false);
       }
-      if (!Files.isDirectory(ws)) {
-        Files.createDirectories(ws, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      if (entries.size() >= maxInstances) {
+        throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "this server holds " + maxInstances
+            + " instances, its limit (--max-instances); delete one first");
+      }
+      Path ws = workspace == null ? roots.defaultFor(id) : roots.confine(workspace);
+      for (Entry other : entries.values()) {
+        if (ws.startsWith(other.workspace()) || other.workspace().startsWith(ws)) {
+          throw new IllegalStateException("that workspace is " + (ws.equals(other.workspace()) ? "" : "inside or around ")
+              + "the workspace of instance '" + other.id() + "'; two instances never share one");
+        }
       }
       Entry e = new Entry(id, ws, Instant.now());
       entries.put(id, e);
@@ -181,6 +215,22 @@ final class InstanceRegistry {
       return new Put(e, true);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Whether a requested workspace names {@code existing} (as given, or as its root rebases it). */
+  private boolean sameWorkspace(Path existing, Path requested) {
+    if (!requested.isAbsolute()) {
+      return false;
+    }
+    Path normal = requested.normalize();
+    if (normal.equals(existing)) {
+      return true;
+    }
+    try {
+      return Files.isDirectory(normal) && normal.toRealPath().equals(existing.toRealPath());
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -193,6 +243,9 @@ final class InstanceRegistry {
       }
       watermarks.remove(id);
       save();
+      if (file != null) {
+        Files.deleteIfExists(watermarkFile(id));
+      }
       return true;
     } finally {
       lock.unlock();
@@ -228,16 +281,31 @@ final class InstanceRegistry {
     if (seq < 0) {
       throw new IllegalArgumentException("seq must be >= 0 but was " + seq);
     }
+    requireChannel(channel);
     lock.lock();
     try {
       if (!entries.containsKey(id)) {
         throw notFound(id);
       }
-      watermarks.computeIfAbsent(id, k -> new TreeMap<>()).put(channel, seq);
-      save();
+      Map<String, Long> mine = watermarks.computeIfAbsent(id, k -> new TreeMap<>());
+      if (!mine.containsKey(channel) && mine.size() >= MAX_WATERMARKS) {
+        throw new IllegalArgumentException("instance '" + id + "' keeps " + MAX_WATERMARKS
+            + " watermark channels, the limit; reuse one of them");
+      }
+      mine.put(channel, seq);
+      saveWatermarks(id);
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Checks a watermark channel name; the message says what a name may contain. */
+  static String requireChannel(String channel) {
+    if (channel == null || !CHANNEL.matcher(channel).matches()) {
+      throw new IllegalArgumentException("channel must be 1 to 64 letters, digits, '.', '-', '_' or ':', starting with a letter or digit, but was '"
+          + (channel == null ? "" : channel.length() > 64 ? channel.substring(0, 64) + "..." : channel).replaceAll("\\p{Cntrl}", "?") + "'");
+    }
+    return channel;
   }
 
   // Persistence: {"instances":[{"id","workspace","created_at","watermarks":{channel:seq}}]}
@@ -253,18 +321,39 @@ final class InstanceRegistry {
       n.put("id", e.id());
       n.put("workspace", e.workspace().toString());
       n.put("created_at", e.createdAt().toString());
-      ObjectNode w = n.putObject("watermarks");
-      watermarks.getOrDefault(e.id(), Map.of()).forEach(w::put);
     }
-    byte[] bytes = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
-    Path dir = file.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(dir, ".instances-", ".tmp");
+    writeAtomically(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+  }
+
+  private Path watermarkFile(String id) {
+    return file.toAbsolutePath().getParent().resolve("watermarks").resolve(id + ".json");
+  }
+
+  /** Rewrites one instance's watermark file: a few channels, not the whole registry. */
+  private void saveWatermarks(String id) throws IOException {
+    if (file == null) {
+      return;
+    }
+    Path target = watermarkFile(id);
+    if (!Files.isDirectory(target.getParent())) {
+      Files.createDirectories(target.getParent(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    ObjectNode w = Json.MAPPER.createObjectNode();
+    watermarks.getOrDefault(id, Map.of()).forEach(w::put);
+    writeAtomically(target, Json.MAPPER.writeValueAsBytes(w));
+  }
+
+  /** {@code bytes} as the new content of {@code target}: temp file (0600), fsync, rename, directory fsync. */
+  private static void writeAtomically(Path target, byte[] bytes) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Path temp = Files.createTempFile(dir, ".tether-", ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
       try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         ch.write(java.nio.ByteBuffer.wrap(bytes));
         ch.force(true);
       }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(temp);
     }
@@ -297,7 +386,12 @@ final class InstanceRegistry {
       }
       entries.put(id, new Entry(id, Path.of(n.path("workspace").asText()), created));
       Map<String, Long> w = new TreeMap<>();
+      // Registries written before watermarks had their own files kept them here.
       n.path("watermarks").fields().forEachRemaining(f -> w.put(f.getKey(), f.getValue().asLong()));
+      Path own = watermarkFile(id);
+      if (Files.exists(own)) {
+        Json.MAPPER.readTree(own.toFile()).fields().forEachRemaining(f -> w.put(f.getKey(), f.getValue().asLong()));
+      }
       if (!w.isEmpty()) {
         watermarks.put(id, w);
       }

@@ -53,7 +53,7 @@ final class InstanceRoutes {
     if (body.length > 0 && !new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
       JsonNode n;
       try {
-        n = Json.MAPPER.readTree(body);
+        n = readWhole(body);
       } catch (IOException e) {
         throw new IllegalArgumentException("the body must be empty or {\"workspace\":\"/absolute/dir\"}");
       }
@@ -100,7 +100,7 @@ final class InstanceRoutes {
     String ch = requireChannel(channel);
     JsonNode n;
     try {
-      n = Json.MAPPER.readTree(body);
+      n = readWhole(body);
     } catch (IOException e) {
       n = null;
     }
@@ -118,8 +118,16 @@ final class InstanceRoutes {
     if (channel == null || channel.isEmpty()) {
       throw new IllegalArgumentException("channel is required: ?channel=NAME");
     }
-    return channel;
+    return InstanceRegistry.requireChannel(channel);
   }
+
+  /** A small JSON body, whole: a second value or anything after the first is refused, not ignored. */
+  private static JsonNode readWhole(byte[] body) throws IOException {
+    return STRICT.readTree(body);
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectReader STRICT =
+      Json.MAPPER.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private ObjectNode describe(InstanceRegistry.Entry e) {
     ObjectNode n = Json.MAPPER.createObjectNode();

@@ -141,6 +141,11 @@ final class TetherHandler extends Handler.Abstract {
     if (shuttingDown) {
       return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
+    String rawPath = request.getHttpURI().getPath();
+    if (request.getHttpURI().getParam() != null || (rawPath != null && rawPath.indexOf(';') >= 0)) {
+      // Path parameters (/v1/instances/x;y) would be dropped from the decoded path: never guess.
+      return send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "path parameters (';') are not accepted"));
+    }
     String path = request.getHttpURI().getDecodedPath();
     String method = request.getMethod();
     if ("/v1/health".equals(path)) {

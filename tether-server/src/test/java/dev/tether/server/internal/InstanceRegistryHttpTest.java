@@ -96,12 +96,13 @@ class InstanceRegistryHttpTest {
 
   @Test
   void put_withWorkspace_usesIt_andAnotherWorkspaceLater_409() throws Exception {
-    Path ws = dir.resolve("my ws");
+    Path ws = dir.resolve("workspaces").resolve("my ws");
     RawHttp.Reply r = http.send("PUT", "/v1/instances/w1", "application/json",
         Fixtures.utf8("{\"workspace\":" + Json.MAPPER.writeValueAsString(ws.toString()) + "}"));
     assertEquals(201, r.status(), r.body());
     assertEquals(ws.toString(), r.json().get("workspace").asText());
-    RawHttp.Reply conflict = http.send("PUT", "/v1/instances/w1", "application/json", Fixtures.utf8("{\"workspace\":\"/tmp/else\"}"));
+    RawHttp.Reply conflict = http.send("PUT", "/v1/instances/w1", "application/json",
+        Fixtures.utf8("{\"workspace\":" + Json.MAPPER.writeValueAsString(dir.resolve("workspaces").resolve("else").toString()) + "}"));
     assertEquals(409, conflict.status(), conflict.body());
     assertEquals("CONFLICT", conflict.errorCode());
   }
@@ -174,5 +175,102 @@ class InstanceRegistryHttpTest {
     http = new RawHttp(address);
     assertEquals(202, http.post("/v1/instances/fresh/tether", Fixtures.utf8(TEXT)).status());
     assertEquals(dir.resolve("workspaces2/fresh").toString(), http.get("/v1/instances/fresh").json().get("workspace").asText());
+  }
+
+  private RawHttp.Reply putWorkspace(String id, String workspace) throws Exception {
+    return http.send("PUT", "/v1/instances/" + id, "application/json",
+        Fixtures.utf8("{\"workspace\":" + Json.MAPPER.writeValueAsString(workspace) + "}"));
+  }
+
+  @Test
+  void workspaceOutsideTheRoots_throughDotDot_throughALink_orAFile_is400NamingTheRule_andCreatesNothing() throws Exception {
+    Path root = dir.resolve("workspaces");
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.createSymbolicLink(root.resolve("link"), outside);
+    Files.writeString(root.resolve("afile"), "x");
+    record Case(String workspace, String rule) {}
+    List<Case> cases = List.of(
+        new Case("/etc", "inside a workspace root"),
+        new Case(root + "/x/../../", "'..'"),
+        new Case(root.toString(), "inside a workspace root"),
+        new Case(root.resolve("link").toString(), "symbolic link"),
+        new Case(root.resolve("link").resolve("deeper").toString(), "symbolic link"),
+        new Case(root.resolve("afile").toString(), "is a file"),
+        new Case(root.resolve("afile").resolve("below").toString(), "is a file"),
+        new Case(outside.resolve("new").toString(), "inside a workspace root"));
+    for (Case c : cases) {
+      RawHttp.Reply r = putWorkspace("w", c.workspace());
+      assertEquals(400, r.status(), c + " -> " + r.body());
+      assertEquals("INVALID_ARGUMENT", r.errorCode(), r.body());
+      assertTrue(r.body().contains(c.rule()), c + " -> " + r.body());
+      assertFalse(r.body().contains("Exception"), r.body());
+    }
+    assertTrue(registry.find("w").isEmpty());
+    assertFalse(Files.exists(outside.resolve("new")), "nothing was created outside the roots");
+    assertFalse(Files.exists(outside.resolve("deeper")));
+  }
+
+  @Test
+  void twoInstances_neverShareAWorkspace_norNestOne() throws Exception {
+    Path root = dir.resolve("workspaces");
+    assertEquals(201, putWorkspace("a", root.resolve("shared").toString()).status());
+    for (Path clash : List.of(root.resolve("shared"), root.resolve("shared").resolve("inner"), root.resolve("default"))) {
+      RawHttp.Reply r = putWorkspace("b", clash.toString());
+      assertEquals(409, r.status(), clash + " -> " + r.body());
+      assertTrue(r.body().contains("two instances never share one"), r.body());
+    }
+    assertEquals(201, putWorkspace("b", root.resolve("own").toString()).status());
+  }
+
+  @Test
+  void registry_isBoundedByMaxInstances() throws Exception {
+    http.close();
+    server.close();
+    registry = InstanceRegistry.open(List.of(dir.resolve("ws3")), null, false, 3);
+    HostAddress.Unix address = new HostAddress.Unix(dir.resolve("run/tether3.sock"));
+    server = Daemon.start(address, MemoryTetherStore.create(), FrameValidator.standard(), null, 16, Daemon.defaultIngressBytes(), registry);
+    http = new RawHttp(address);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(201, http.send("PUT", "/v1/instances/i" + i, null, new byte[0]).status());
+    }
+    RawHttp.Reply full = http.send("PUT", "/v1/instances/i3", null, new byte[0]);
+    assertEquals(503, full.status(), full.body());
+    assertEquals("TOO_MANY_INSTANCES", full.errorCode());
+    assertFalse(Files.exists(dir.resolve("ws3/i3")), "no directory for a refused instance");
+    assertEquals(200, http.method("DELETE", "/v1/instances/i0").status());
+    assertEquals(201, http.send("PUT", "/v1/instances/i3", null, new byte[0]).status());
+  }
+
+  @Test
+  void watermarks_areBoundedPerInstance_namedLikeChannels_andWrittenWithoutTheRegistryFile() throws Exception {
+    byte[] registryBefore = Files.readAllBytes(dir.resolve("instances.json"));
+    for (int i = 0; i < InstanceRegistry.MAX_WATERMARKS; i++) {
+      assertEquals(200, http.post("/v1/instances/default/tether/watermark?channel=c" + i, Fixtures.utf8("{\"seq\":" + i + "}")).status());
+    }
+    RawHttp.Reply over = http.post("/v1/instances/default/tether/watermark?channel=one-more", Fixtures.utf8("{\"seq\":1}"));
+    assertEquals(400, over.status(), over.body());
+    assertTrue(over.body().contains("the limit"), over.body());
+    assertEquals(200, http.post("/v1/instances/default/tether/watermark?channel=c0", Fixtures.utf8("{\"seq\":99}")).status(),
+        "a known channel can still move");
+    for (String bad : List.of("a%00b", "a%0Ab", "x".repeat(65), "-lead", "sp%20ace")) {
+      RawHttp.Reply r = http.post("/v1/instances/default/tether/watermark?channel=" + bad, Fixtures.utf8("{\"seq\":1}"));
+      assertEquals(400, r.status(), bad + " -> " + r.body());
+    }
+    org.junit.jupiter.api.Assertions.assertArrayEquals(registryBefore, Files.readAllBytes(dir.resolve("instances.json")),
+        "moving a watermark does not rewrite the registry");
+    InstanceRegistry reopened = InstanceRegistry.open(dir.resolve("workspaces"), dir.resolve("instances.json"), false);
+    assertEquals(99, reopened.watermark("default", "c0"));
+  }
+
+  @Test
+  void bodiesWithTrailingData_andPathParameters_are400() throws Exception {
+    RawHttp.Reply trailing = http.post("/v1/instances/default/tether/watermark?channel=ui", Fixtures.utf8("{\"seq\":1} garbage"));
+    assertEquals(400, trailing.status(), trailing.body());
+    RawHttp.Reply twoValues = http.send("PUT", "/v1/instances/t", "application/json", Fixtures.utf8("{} {}"));
+    assertEquals(400, twoValues.status(), twoValues.body());
+    RawHttp.Reply param = http.get("/v1/instances/x;y");
+    assertEquals(400, param.status(), param.body());
+    assertTrue(param.body().contains("path parameters"), param.body());
+    assertEquals(400, http.get("/v1/instances/default;v=1/tether/poll").status());
   }
 }
