@@ -53,6 +53,11 @@ public enum ErrorCode {
   BAD_REQUEST(Kind.REQUEST, 400),
   /** Missing or wrong credentials. */
   UNAUTHORIZED(Kind.REQUEST, 401),
+  /**
+   * Valid credentials that do not reach this resource: an instance token on another instance's
+   * routes, or on the registry's.
+   */
+  PERMISSION_DENIED(Kind.REQUEST, 403),
   /** No such endpoint or resource. */
   NOT_FOUND(Kind.REQUEST, 404),
   /** The host does not know the instance. */

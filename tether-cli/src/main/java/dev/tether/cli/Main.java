@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       ConvertCommand.class,
       TelegramCommand.class,
       CovenCommand.class,
+      TokenCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -82,7 +83,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram or coven");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram, coven or token");
   }
 
   /** The project version, from {@code version.properties} that the build filters. */

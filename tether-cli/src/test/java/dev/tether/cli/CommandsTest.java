@@ -208,7 +208,7 @@ class CommandsTest {
   @Test
   void noCommand_isAUsageError_namingEveryCommand() {
     assertEquals(2, run());
-    assertTrue(stderr().contains("Missing a command: serve, agent, mcp, validate, convert, telegram or coven"), stderr());
+    assertTrue(stderr().contains("Missing a command: serve, agent, mcp, validate, convert, telegram, coven or token"), stderr());
   }
 
   @Test
@@ -224,7 +224,7 @@ class CommandsTest {
   void topLevelHelp_listsEveryCommandInWholeSentences() {
     assertEquals(0, run("--help"));
     String help = out.toString(StandardCharsets.UTF_8);
-    for (String cmd : List.of("serve", "agent", "mcp", "validate", "convert", "telegram", "coven")) {
+    for (String cmd : List.of("serve", "agent", "mcp", "validate", "convert", "telegram", "coven", "token")) {
       // The list shows each command's first description line, on one line of the usage.
       String line = help.lines().filter(l -> l.strip().startsWith(cmd + " ")).findFirst().orElseThrow(() -> new AssertionError(cmd + " in " + help));
       assertTrue(line.strip().endsWith("."), "the summary of " + cmd + " is one whole sentence: " + line);

@@ -139,6 +139,37 @@ public final class HttpTetherClient implements TetherClient {
   }
 
   /**
+   * Mints a token that opens only {@code instance} ({@code POST /v1/tokens}; needs the host token
+   * or the Unix socket). The answer is the only time the secret is shown.
+   */
+  public CompletableFuture<InstanceToken> mintToken(String instance) {
+    byte[] body = ("{\"instance\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(Objects.requireNonNull(instance, "instance"))
+        + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.POST, "/v1/tokens", body)
+        .thenApply(HttpTetherClient::token), instance);
+  }
+
+  /** The instance tokens of the host, without their secrets ({@code GET /v1/tokens}). */
+  public CompletableFuture<java.util.List<InstanceToken>> tokens() {
+    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.GET, "/v1/tokens", null).thenApply(a -> {
+      java.util.List<InstanceToken> out = new java.util.ArrayList<>();
+      a.forEach(n -> out.add(token(n)));
+      return java.util.List.copyOf(out);
+    }), "");
+  }
+
+  /** Revokes the token with {@code id} ({@code DELETE /v1/tokens/{id}}); fails with {@code NOT_FOUND} when there is none. */
+  public CompletableFuture<Void> revokeToken(String id) {
+    String path = "/v1/tokens/" + java.net.URLEncoder.encode(Objects.requireNonNull(id, "id"), java.nio.charset.StandardCharsets.UTF_8);
+    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.DELETE, path, null).thenApply(n -> (Void) null), "");
+  }
+
+  private static InstanceToken token(com.fasterxml.jackson.databind.JsonNode n) {
+    return new InstanceToken(n.path("id").asText(), n.path("instance").asText(), java.time.Instant.parse(n.path("created_at").asText()),
+        n.hasNonNull("token") ? n.get("token").asText() : null);
+  }
+
+  /**
    * Configures an {@link HttpTetherClient}. Not thread-safe.
    */
   public static final class Builder {

@@ -259,6 +259,15 @@ final class TetherHttpClient implements AutoCloseable {
         .thenCompose(p -> inlineRefs(instance, p));
   }
 
+  /** A small JSON exchange with the host's API ({@code body} null: none); completes with the answer's JSON. */
+  CompletableFuture<JsonNode> json(HttpMethod method, String path, byte[] body) {
+    Request r = request(method, path).timeout(30, TimeUnit.SECONDS);
+    if (body != null) {
+      r.body(new BytesRequestContent("application/json", body));
+    }
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json);
+  }
+
   /** {@code GET /v1/health}: the number of waits (long-polls and streams) the host holds. */
   CompletableFuture<Integer> waitsHeld() {
     return exchange(request(HttpMethod.GET, "/v1/health").timeout(10, TimeUnit.SECONDS), MAX_SMALL_RESPONSE_BYTES)

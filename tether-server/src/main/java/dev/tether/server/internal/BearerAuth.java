@@ -39,14 +39,20 @@ final class BearerAuth {
 
   /** Whether {@code authorization} (the header's value, null when absent) carries this token. */
   boolean accepts(String authorization) {
+    String presented = bearer(authorization);
+    return presented != null && MessageDigest.isEqual(token, presented.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The token of a {@code Bearer} header value, or null when it is absent or another scheme. */
+  static String bearer(String authorization) {
     if (authorization == null) {
-      return false;
+      return null;
     }
     String h = authorization.strip();
     int space = h.indexOf(' ');
     if (space < 0 || !"bearer".equalsIgnoreCase(h.substring(0, space))) {
-      return false;
+      return null;
     }
-    return MessageDigest.isEqual(token, h.substring(space + 1).strip().getBytes(StandardCharsets.UTF_8));
+    return h.substring(space + 1).strip();
   }
 }

@@ -70,7 +70,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      Bounds bounds, InstanceRegistry registry, Console console) {
+      Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -106,7 +106,7 @@ public final class Daemon implements AutoCloseable {
     connector.setIdleTimeout(bounds.headerTimeout().toMillis());
     server.addConnector(connector);
     this.registry = registry;
-    this.handler = new TetherHandler(store, registry, validator, token, bounds);
+    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens);
     if (console == null) {
       consoleConnector = null;
       server.setHandler(new GracefulHandler(handler));
@@ -140,14 +140,14 @@ public final class Daemon implements AutoCloseable {
   /** As {@link #start(HostAddress, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults(), InstanceRegistry.autoCreating(), null);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
   }
 
   /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes) throws IOException {
     return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes),
-        InstanceRegistry.autoCreating(), null);
+        InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
   }
 
   /**
@@ -156,13 +156,15 @@ public final class Daemon implements AutoCloseable {
    */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, null);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, null,
+        InstanceTokens.inMemory());
   }
 
   /** As above, with the web console's listener as well when {@code console} is not null. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry, Console console) throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, console);
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, console,
+        InstanceTokens.inMemory());
   }
 
   /**
@@ -198,8 +200,10 @@ public final class Daemon implements AutoCloseable {
     for (String name : settings.instances()) {
       registry.put(InstanceRegistry.requireId(name), null);
     }
+    InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
+        : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
-        OWNER_ONLY, settings.bounds(), registry, settings.console());
+        OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens);
   }
 
   /**
@@ -236,11 +240,11 @@ public final class Daemon implements AutoCloseable {
    */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
-    return start(address, store, validator, token, maxThreads, permissions, Bounds.defaults(), InstanceRegistry.autoCreating(), null);
+    return start(address, store, validator, token, maxThreads, permissions, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
-      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console)
+      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -250,7 +254,7 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console);
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens);
     try {
       s.server.start();
     } catch (Exception e) {

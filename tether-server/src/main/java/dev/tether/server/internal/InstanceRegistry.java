@@ -112,6 +112,10 @@ final class InstanceRegistry {
     if (maxInstances < 1) {
       throw new IllegalArgumentException("maxInstances must be >= 1 but was " + maxInstances);
     }
+    if (file != null && file.toAbsolutePath().getParent() != null && !Files.isDirectory(file.toAbsolutePath().getParent())) {
+      Files.createDirectories(file.toAbsolutePath().getParent(),
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
     InstanceRegistry r = new InstanceRegistry(WorkspaceRoots.of(workspaceRoots), file, autoCreate, maxInstances);
     if (file != null && Files.exists(file)) {
       r.load();

@@ -27,11 +27,13 @@ final class InstanceRoutes {
   private final InstanceRegistry registry;
   private final TetherStore store;
   private final ToIntFunction<String> waiters;
+  private final InstanceTokens tokens;
 
-  InstanceRoutes(InstanceRegistry registry, TetherStore store, ToIntFunction<String> waiters) {
+  InstanceRoutes(InstanceRegistry registry, TetherStore store, ToIntFunction<String> waiters, InstanceTokens tokens) {
     this.registry = registry;
     this.store = store;
     this.waiters = waiters;
+    this.tokens = tokens;
   }
 
   Reply list() {
@@ -77,10 +79,11 @@ final class InstanceRoutes {
     return Reply.json(put.created() ? 201 : 200, describe(put.entry()));
   }
 
-  /** Deletes: waits on it end (answered INSTANCE_NOT_FOUND), its frames and watermarks go. */
+  /** Deletes: waits on it end (answered INSTANCE_NOT_FOUND), its frames, watermarks and tokens go. */
   Reply delete(String id) throws IOException {
     registry.require(id);
     registry.remove(id);
+    tokens.revokeAll(id);
     store.remove(id);
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("id", id);

@@ -60,6 +60,8 @@ final class TetherHandler extends Handler.Abstract {
   private final BearerAuth auth; // null: no authentication (Unix socket)
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
+  private final InstanceTokens tokens;
+  private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
   private final WaitSlots slots;
@@ -68,17 +70,20 @@ final class TetherHandler extends Handler.Abstract {
   private volatile Executor executor = Runnable::run;
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
-    this(store, registry, validator, token, Bounds.defaults());
+    this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory());
   }
 
   /** As above, within {@code bounds} (see {@link ByteBudget} and {@link WaitSlots}). */
-  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds) {
+  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
+      InstanceTokens instanceTokens) {
+    this.tokens = instanceTokens;
+    this.tokenRoutes = new TokenRoutes(instanceTokens, registry);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
-    this.instances = new InstanceRoutes(registry, store, this::waitsOn);
+    this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens);
     this.validator = validator;
     this.auth = token == null ? null : new BearerAuth(token);
   }
@@ -134,9 +139,20 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private boolean route(Request request, Response response, Callback callback, boolean authenticated) {
-    if (!authenticated && auth != null && !auth.accepts(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
-      response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-      return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+    // null: every route (the host token, the Unix socket, the console); else the one instance an
+    // instance token opens.
+    String scope = null;
+    if (!authenticated && auth != null) {
+      String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+      if (!auth.accepts(header)) {
+        String presented = BearerAuth.bearer(header);
+        java.util.Optional<InstanceTokens.Grant> grant = presented == null ? java.util.Optional.empty() : tokens.find(presented);
+        if (grant.isEmpty()) {
+          response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+          return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+        }
+        scope = grant.get().instance();
+      }
     }
     if (shuttingDown) {
       return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
@@ -152,6 +168,13 @@ final class TetherHandler extends Handler.Abstract {
       return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
     }
     String[] parts = path.split("/", -1);
+    if (scope != null && !scopeAllows(scope, parts, method)) {
+      return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
+          "this token opens only instance '" + scope + "' (its tether, blob and watermark routes)"));
+    }
+    if (parts.length >= 3 && parts.length <= 4 && parts[0].isEmpty() && "v1".equals(parts[1]) && "tokens".equals(parts[2])) {
+      return tokenRoute(parts.length == 4 ? parts[3] : null, method, request, response, callback);
+    }
     // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
     if (parts.length < 3 || parts.length > 6 || !parts[0].isEmpty() || !"v1".equals(parts[1])
         || !"instances".equals(parts[2]) || (parts.length > 3 && parts[3].isEmpty())) {
@@ -228,6 +251,29 @@ final class TetherHandler extends Handler.Abstract {
       }
     }
     return true;
+  }
+
+  /** Whether an instance token for {@code scope} may take this route: its own instance's info, tether and blob routes. */
+  private static boolean scopeAllows(String scope, String[] parts, String method) {
+    if (parts.length < 4 || !parts[0].isEmpty() || !"v1".equals(parts[1]) || !"instances".equals(parts[2]) || !scope.equals(parts[3])) {
+      return false;
+    }
+    return parts.length == 4 ? "GET".equals(method) : "tether".equals(parts[4]) || "blob".equals(parts[4]);
+  }
+
+  /** {@code POST|GET /v1/tokens}, {@code DELETE /v1/tokens/{id}}: host access only (checked by the caller). */
+  private boolean tokenRoute(String id, String method, Request request, Response response, Callback callback) {
+    if (id == null) {
+      if ("GET".equals(method)) {
+        return reply(response, callback, tokenRoutes.list());
+      }
+      if (!"POST".equals(method)) {
+        return notAllowed(response, callback, "GET, POST");
+      }
+      readSmallBody(request, response, callback, tokenRoutes::mint);
+      return true;
+    }
+    return "DELETE".equals(method) ? replyIo(response, callback, () -> tokenRoutes.revoke(id)) : notAllowed(response, callback, "DELETE");
   }
 
   /** {@code GET|PUT|DELETE /v1/instances/{id}}. */

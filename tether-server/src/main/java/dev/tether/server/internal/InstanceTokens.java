@@ -1,0 +1,170 @@
+package dev.tether.server.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.TetherException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Bearer tokens scoped to one instance: a VM's agent holds one and reaches only its own
+ * instance's routes (send, poll, stream, blob, watermark), never another's or the registry.
+ *
+ * <p>Only the SHA-256 of a token is kept, in memory and (when the server has a data directory) in
+ * a file written 0600 by temp file and rename; the token itself is shown once, when minted. A
+ * presented token is hashed and looked up, so the time an answer takes tells nothing about how
+ * close a guess was. Bounded: {@value #MAX_PER_INSTANCE} tokens per instance. Thread-safe (one lock;
+ * minting and revoking are rare).
+ */
+final class InstanceTokens {
+  static final int MAX_PER_INSTANCE = 16;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** One token's grant: its id (to revoke it by), the instance it opens, when it was made. */
+  record Grant(String id, String instance, Instant createdAt) {}
+
+  /** A freshly minted token: the secret (shown once) and its grant. */
+  record Minted(String token, Grant grant) {}
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Map<String, Grant> byHash = new LinkedHashMap<>();
+  private final Path file; // null: in memory only
+
+  private InstanceTokens(Path file) {
+    this.file = file;
+  }
+
+  /** Tokens kept in memory only. */
+  static InstanceTokens inMemory() {
+    return new InstanceTokens(null);
+  }
+
+  /** Tokens kept in {@code file} (null: in memory only), loaded when it exists. */
+  static InstanceTokens open(Path file) throws IOException {
+    InstanceTokens t = new InstanceTokens(file);
+    if (file != null && Files.exists(file)) {
+      for (JsonNode n : Json.MAPPER.readTree(file.toFile()).path("tokens")) {
+        t.byHash.put(n.path("sha256").asText(), new Grant(n.path("id").asText(), n.path("instance").asText(),
+            Instant.parse(n.path("created_at").asText())));
+      }
+    }
+    return t;
+  }
+
+  /** A new token for {@code instance}. */
+  Minted mint(String instance) throws IOException {
+    byte[] secret = new byte[32];
+    RANDOM.nextBytes(secret);
+    String token = "tti_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    byte[] idBytes = new byte[6];
+    RANDOM.nextBytes(idBytes);
+    Grant grant = new Grant("tok-" + HexFormat.of().formatHex(idBytes), instance, Instant.now());
+    lock.lock();
+    try {
+      long mine = byHash.values().stream().filter(g -> g.instance().equals(instance)).count();
+      if (mine >= MAX_PER_INSTANCE) {
+        throw TetherException.of(ErrorCode.CONFLICT, "instance '" + instance + "' has " + MAX_PER_INSTANCE
+            + " tokens, the limit; revoke one first (DELETE /v1/tokens/{id})");
+      }
+      byHash.put(sha256(token), grant);
+      save();
+    } finally {
+      lock.unlock();
+    }
+    return new Minted(token, grant);
+  }
+
+  /** The grant of {@code token}, when it is a live instance token. */
+  Optional<Grant> find(String token) {
+    String hash = sha256(token);
+    lock.lock();
+    try {
+      return Optional.ofNullable(byHash.get(hash));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Revokes the token with {@code id}; false when there is none. */
+  boolean revoke(String id) throws IOException {
+    lock.lock();
+    try {
+      boolean removed = byHash.values().removeIf(g -> g.id().equals(id));
+      if (removed) {
+        save();
+      }
+      return removed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Revokes every token of {@code instance} (it was deleted). */
+  void revokeAll(String instance) throws IOException {
+    lock.lock();
+    try {
+      if (byHash.values().removeIf(g -> g.instance().equals(instance))) {
+        save();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  List<Grant> list() {
+    lock.lock();
+    try {
+      return List.copyOf(new ArrayList<>(byHash.values()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void save() throws IOException {
+    if (file == null) {
+      return;
+    }
+    ObjectNode root = Json.MAPPER.createObjectNode();
+    ArrayNode list = root.putArray("tokens");
+    byHash.forEach((hash, g) -> list.addObject().put("id", g.id()).put("instance", g.instance())
+        .put("created_at", g.createdAt().toString()).put("sha256", hash));
+    Path dir = file.toAbsolutePath().getParent();
+    Path temp = Files.createTempFile(dir, ".tokens-", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(Json.MAPPER.writeValueAsBytes(root)));
+        ch.force(true);
+      }
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static String sha256(String token) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}
