@@ -3,6 +3,7 @@ package dev.tether.store.jetstream;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
+import dev.tether.api.FrameTypes;
 import dev.tether.api.Limits;
 import dev.tether.api.TetherException;
 import dev.tether.store.FrameQuery;
@@ -29,6 +30,8 @@ import io.nats.client.Options;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamInfo;
+import io.nats.client.impl.Headers;
+import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,32 +59,44 @@ import javax.net.ssl.SSLContext;
  * same subject prefix) reads, writes and waits on the same instances, with the same seqs.
  *
  * <p><b>Layout.</b> One stream per instance ({@code TETHER_F_<instance>}) holds its frames on the
- * subjects {@code tether.f.<instance>.s.<channel>.<session>} (frames of a session) and
- * {@code tether.f.<instance>.n} (frames without one); names are escaped by {@link Names}. The
- * frame's seq is the stream sequence: assigned by the stream leader, strictly increasing, never
- * reused (removal purges the stream but keeps its sequence). The stream's limits come from the
- * {@link Retention}: {@code MaxMsgs} (the frame cap), {@code MaxBytes} (the byte cap plus an
- * allowance for envelope and subject), {@code DiscardOld}, {@code MaxMsgSize} = the server's
- * {@code max_payload}.
+ * subjects {@code tether.f.<instance>.s.<channel>.<session>} (frames of a session),
+ * {@code tether.f.<instance>.n} (frames without one) and {@code tether.f.<instance>.d.<slot>}
+ * (transient deltas, below); names are escaped by {@link Names}. The frame's seq is the stream
+ * sequence: assigned by the stream leader, strictly increasing, never reused (removal purges the
+ * stream but keeps its sequence).
  *
- * <p><b>Deltas.</b> With {@code deltasInRing} false (the {@link Retention} default) readers treat
- * {@code assistant.delta} and {@code reasoning.delta} as transient, as the other stores do: they
- * get a seq and reach waiters and subscribers, sit in the local live window, are never retained by
- * readers' indexes and never count against {@code maxFrames} (the stream then has no
- * {@code MaxMsgs}; readers enforce the count cap). Unlike the memory and durable stores, this
- * store still <em>writes</em> them to the stream, for a reason it cannot avoid cleanly: a seq must
- * be unique and ordered among the stored frames, and here the seq is the stream sequence, which
- * JetStream assigns only to a message it stores. A core NATS message has no sequence; a separate
- * sequence source (a KV counter with compare-and-set) would cost a second server round trip per
- * append and break the rule seq == stream sequence that the read barrier, {@code gap} and removal
- * rely on. Per-message TTL (nats-server 2.11+, {@code allow_msg_ttl} and the {@code Nats-TTL}
- * header) would let a delta leave the stream seconds after its append; the servers this store
- * supports and is tested against (2.9) do not have it. So on JetStream deltas are replicated and
- * written to the stream's file store, their bytes count against the stream's {@code MaxBytes} (a
- * delta stream larger than {@code maxBytes} evicts the oldest stored frames from the stream), and
- * a host that starts reading later replays the newest of them into its live window. With
- * {@code deltasInRing(true)} they are stored and retained like other frames and the stream's
- * {@code MaxMsgs} is {@code maxFrames}.
+ * <p><b>Retention.</b> The stream is always bounded in count and, unless the byte cap is
+ * effectively unlimited, in bytes; the limits come from the {@link Retention} (N =
+ * {@code maxFrames}, B = {@code maxBytes}), with {@code DiscardOld} and {@code MaxMsgSize} = the
+ * server's {@code max_payload}. Every host also keeps N and B in its local view (the ring of the
+ * memory store), so a query from 0 after N + k stored frames answers exactly as the memory store:
+ * N frames, {@code gap} true, {@code oldest_seq} = first + k, on every host.
+ * <ul>
+ *   <li>With {@code deltasInRing} true deltas are ordinary frames: {@code MaxMsgs} = N and
+ *       {@code MaxBytes} = B + N KiB (an allowance for envelope, subject and headers).
+ *   <li>With {@code deltasInRing} false (the default) {@code assistant.delta} and
+ *       {@code reasoning.delta} are transient, as in the other stores: they get a seq, reach
+ *       waiters and subscribers, sit in each host's small live window, and never count against
+ *       stored frames. A seq must be the stream sequence, which JetStream assigns only to a
+ *       message it stores, so deltas are still written to the stream, but so that at most
+ *       {@value StreamAdmin#DELTA_SLOTS} of them are ever in it: a host publishes each delta on
+ *       the next of {@value StreamAdmin#DELTA_SLOTS} delta subjects with the header
+ *       {@code Nats-Rollup: sub} (stream setting {@code AllowRollup}, nats-server 2.6.2+), which
+ *       replaces the slot's previous delta. The stream then has {@code MaxMsgs} = N + slots + 1
+ *       (the server applies the limit to a new delta just before its rollup removes the old one)
+ *       and {@code MaxBytes} = B + (N + slots + 1) KiB + (slots + 1) x 64 KiB: since deltas never take more
+ *       than their slots, the newest N stored frames (within B) are always in the stream (unless
+ *       the deltas of the window average more than 64 KiB each), and the stream never holds more
+ *       than N + slots + 1 messages. JetStream reserves {@code MaxBytes} on each replica's server when
+ *       it creates the stream, so B times the number of instances must fit the servers'
+ *       {@code max_file_store}; see docs/jetstream-scale.md. A host whose
+ *       consumer falls more than a few deltas behind may miss some of them; a delta is a piece of
+ *       the {@code assistant.done} that follows it, so that is not a gap. (Per-message TTLs, the
+ *       other way, need nats-server 2.11.)
+ * </ul>
+ * A stream created by an earlier version of this store (no {@code MaxMsgs}) is given these limits
+ * when a host opens it. Hosts sharing instances should use the same retention: the first host to
+ * create a stream sets its limits, and a host with other settings logs a warning.
  *
  * <p><b>Appends</b> return once the stream acknowledged the frame (a quorum of replicas has it),
  * never before. Each append is published with a {@code Nats-Msg-Id} and retried with the same id
@@ -136,6 +151,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
   private final String origin;
   private final AtomicLong msgIds = new AtomicLong();
+  private final AtomicLong deltaSlots = new AtomicLong();
   private volatile boolean closed;
 
   /** Where an instance's mirror lives once started; the lock serialises its start. */
@@ -254,7 +270,16 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
     long deadline = System.nanoTime() + appendTimeout.toNanos();
-    return appender.publish(names.stream(instance), names.subject(instance, stored.session().orElse(null)), body, msgId, deadline)
+    String subject;
+    Headers headers = null;
+    if (!retention.deltasInRing() && FrameTypes.isDelta(stored.type())) {
+      // A transient delta: one of the rolled-up slots, so the stream keeps only the newest few.
+      subject = names.deltaSubject(instance, (int) Math.floorMod(deltaSlots.getAndIncrement(), (long) StreamAdmin.DELTA_SLOTS));
+      headers = new Headers().put(NatsJetStreamConstants.ROLLUP_HDR, NatsJetStreamConstants.ROLLUP_HDR_SUBJECT);
+    } else {
+      subject = names.subject(instance, stored.session().orElse(null));
+    }
+    return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
         .handle((seq, e) -> {
           if (e != null) {
             throw unavailable(instance, e);
@@ -485,12 +510,9 @@ public final class JetStreamTetherStore implements TetherStore {
         return slot.mirror;
       }
       checkOpen();
-      StreamInfo info = admin.info(instance);
+      StreamInfo info = admin.open(instance, create);
       if (info == null) {
-        if (!create) {
-          return null;
-        }
-        info = admin.create(instance);
+        return null;
       }
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.

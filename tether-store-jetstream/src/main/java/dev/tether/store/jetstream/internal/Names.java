@@ -19,6 +19,7 @@ import java.util.HexFormat;
  */
 public final class Names {
   static final int MAX_ENCODED = 96;
+  /** Sessions go on {@code .s.}, frames without one on {@code .n}, transient deltas on {@code .d.<slot>}. */
 
   private final String prefix;
 
@@ -56,6 +57,18 @@ public final class Names {
   public String subject(String instance, SessionKey session) {
     String base = prefix + ".f." + token(instance);
     return session == null ? base + ".n" : base + ".s." + token(session.channel()) + "." + token(session.id());
+  }
+
+  /**
+   * The subject of a transient delta in slot {@code slot} of {@code instance}'s delta window. Deltas
+   * are published with a subject rollup, so each slot holds only its newest delta (see
+   * {@code StreamAdmin}); the frame's session is in its body, not in this subject.
+   */
+  public String deltaSubject(String instance, int slot) {
+    if (slot < 0) {
+      throw new IllegalArgumentException("slot must be >= 0 but was " + slot);
+    }
+    return prefix + ".f." + token(instance) + ".d." + slot;
   }
 
   /** The core NATS subject on which processes tell each other that an instance was removed. */
