@@ -19,6 +19,7 @@ import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
@@ -109,11 +110,20 @@ import javax.net.ssl.SSLContext;
  * <p><b>Reads and waits.</b> Each process keeps, per instance it touches, one ordered push consumer
  * feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store); queries,
  * waits and subscriptions are answered from it, so a long-poll costs no thread and no server
- * request and wakes when any host appends. Before answering, {@link #query} asks the stream for its
- * last sequence and lets the local view catch up to it (at most {@link Builder#readBarrierTimeout}),
- * so a query sees every frame acknowledged before it began, on any host. When the servers cannot be
- * reached, queries answer from the local view. Removal is announced to the other processes on a
- * core NATS subject.
+ * request and wakes when any host appends.
+ *
+ * <p><b>The read guarantee.</b> Before {@link #query} answers, and before a
+ * {@link #waitForFrames wait} or {@link #subscribe subscription} starts, a read barrier asks the
+ * stream for its last sequence and lets the local view catch up to it and to the newest seq this
+ * process appended. So a read sees every frame acknowledged before it began, on this host
+ * (read-your-writes) and on any other; a wait then wakes when any host appends. A view that does
+ * not catch up within {@link Builder#readBarrierTimeout} gets a new consumer (its server may have
+ * died, or the connection moved to another node before jnats noticed) and
+ * {@link Builder#catchUpTimeout} more. A read that still cannot be shown complete fails with
+ * {@link StoreUnavailableException} (HTTP 503) instead of answering with less. When JetStream does
+ * not answer at all, the local view is served only if it holds every frame this process appended
+ * and the connection has not reconnected since the view was last caught up. Removal is announced
+ * to the other processes on a core NATS subject.
  *
  * <p><b>Durability.</b> JetStream acknowledges once a quorum has the frame in memory and its file
  * store's write buffer, and fsyncs later (2 minutes by default; {@code sync_interval} of
@@ -138,6 +148,14 @@ public final class JetStreamTetherStore implements TetherStore {
   private final int replicas;
   private final Duration appendTimeout;
   private final Duration readBarrierTimeout;
+  private final Duration catchUpTimeout;
+  /** How often the connection reconnected (to this or another server); views note what they saw. */
+  private final AtomicLong reconnects = new AtomicLong();
+  private final ConnectionListener reconnectCounter = (conn, event) -> {
+    if (event == ConnectionListener.Events.RECONNECTED) {
+      reconnects.incrementAndGet();
+    }
+  };
   private final Executor executor;
   private final int inlineImageBytes;
   private final long maxPayload;
@@ -169,6 +187,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
     this.readBarrierTimeout = b.readBarrierTimeout;
+    this.catchUpTimeout = b.catchUpTimeout;
     this.executor = b.executor;
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
@@ -186,6 +205,7 @@ public final class JetStreamTetherStore implements TetherStore {
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
     this.origin = java.util.HexFormat.of().formatHex(r);
+    nc.addConnectionListener(reconnectCounter);
     this.delivery = nc.createDispatcher();
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
@@ -203,6 +223,15 @@ public final class JetStreamTetherStore implements TetherStore {
   /** The retention every instance's stream and local view keep. */
   public Retention retention() {
     return retention;
+  }
+
+  /**
+   * The NATS connection this store uses (its own, or the one given to the builder): for the
+   * {@code JetStreamRegistry} of the same host, and for monitoring. Closing it closes the store's
+   * access to JetStream; leave that to {@link #close()}.
+   */
+  public Connection connection() {
+    return nc;
   }
 
   /** The stream replicas of new instances. */
@@ -304,19 +333,74 @@ public final class JetStreamTetherStore implements TetherStore {
     return withFloorGap(m, query, m.index().query(query));
   }
 
-  /** Lets the local view reach the stream's last sequence; skipped when the stream cannot answer. */
+  /**
+   * The read barrier: lets the local view reach everything acknowledged before this call, or
+   * fails. The target is the stream's last sequence (one request to the stream, at most
+   * {@link Builder#readBarrierTimeout}) and at least the newest seq this process appended.
+   *
+   * <ul>
+   *   <li>When the view reaches it within the barrier timeout, the read goes on.
+   *   <li>When it does not (the consumer's server died or the connection moved, and jnats has not
+   *       noticed yet), the consumer is replaced by one that starts after the view's newest seq,
+   *       and the view gets {@link Builder#catchUpTimeout} more; then the read goes on or fails
+   *       with {@link StoreUnavailableException}.
+   *   <li>When the stream cannot answer, the read is served from the local view only if it holds
+   *       every frame this process appended and the connection has not reconnected since the view
+   *       was last caught up; otherwise {@link StoreUnavailableException}.
+   * </ul>
+   *
+   * @throws StoreUnavailableException when the view cannot be shown to be caught up
+   */
   private void catchUp(InstanceMirror m, String instance) {
-    StreamInfo info;
+    m.touch();
+    long epoch = reconnects.get();
+    long target;
     try {
-      info = barrierJsm.getStreamInfo(names.stream(instance));
+      target = Math.max(m.ackedSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
     } catch (IOException | JetStreamApiException | RuntimeException e) {
-      LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
-      return;
+      if (m.index().lastSeq() >= m.ackedSeq() && m.verifiedEpoch() >= epoch) {
+        LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
+        return;
+      }
+      throw new StoreUnavailableException("instance " + instance + ": this host cannot confirm it has every"
+          + " acknowledged frame (its NATS connection moved or JetStream does not answer: " + e.getMessage()
+          + "); retry in a moment", e);
     }
     try {
-      m.awaitSeq(info.getStreamState().getLastSequence(), readBarrierTimeout);
+      if (m.awaitSeq(target, readBarrierTimeout)) {
+        m.verified(epoch);
+        return;
+      }
+      // Stuck: new consumers until it moves. A consumer may be placed on a peer that is down
+      // (the meta layer still lists it), so one that brings nothing within a barrier timeout is
+      // replaced again rather than waited on.
+      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
+      long seen = m.index().lastSeq();
+      while (true) {
+        long now = m.index().lastSeq();
+        if (now == seen) {
+          try {
+            m.resubscribe(readBarrierTimeout); // concurrent readers of a stuck view replace it once
+          } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
+          }
+        }
+        seen = now;
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        if (m.awaitSeq(target, Duration.ofNanos(Math.min(left, readBarrierTimeout.toNanos())))) {
+          m.verified(epoch);
+          return;
+        }
+      }
+      throw new StoreUnavailableException("instance " + instance + ": this host's view is at seq " + m.index().lastSeq()
+          + " but the stream is at " + target + " (not caught up within " + (readBarrierTimeout.plus(catchUpTimeout).toMillis())
+          + " ms); retry in a moment", null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("interrupted while catching up instance " + instance, e);
     }
   }
 
@@ -349,6 +433,11 @@ public final class JetStreamTetherStore implements TetherStore {
       InstanceMirror m = mirror(instance, true);
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
+      }
+      try {
+        catchUp(m, instance); // never wait (or time out) on a view that lacks acknowledged frames
+      } catch (StoreUnavailableException e) {
+        return CompletableFuture.failedFuture(e);
       }
       CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
       if (inner == null) {
@@ -510,6 +599,7 @@ public final class JetStreamTetherStore implements TetherStore {
         return slot.mirror;
       }
       checkOpen();
+      long epoch = reconnects.get();
       StreamInfo info = admin.open(instance, create);
       if (info == null) {
         return null;
@@ -517,7 +607,7 @@ public final class JetStreamTetherStore implements TetherStore {
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.
       StreamInfo found = info;
-      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found));
+      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found, epoch));
       return slot.mirror;
     } catch (StoreUnavailableException | IllegalStateException e) {
       throw e;
@@ -587,6 +677,7 @@ public final class JetStreamTetherStore implements TetherStore {
     timer.close();
     retries.shutdownNow();
     try {
+      nc.removeConnectionListener(reconnectCounter);
       nc.closeDispatcher(control);
       nc.closeDispatcher(delivery);
     } catch (RuntimeException e) {
@@ -619,6 +710,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Executor executor = ForkJoinPool.commonPool();
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
+    private Duration catchUpTimeout = Duration.ofSeconds(5);
     private int inlineImageBytes = 64 * 1024;
     private String subjectPrefix = "tether";
     private String connectionName = "tether-store";
@@ -720,6 +812,18 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
+    /**
+     * How long a read waits, after the read barrier timed out and the view's consumer was made
+     * again, before it fails with {@link StoreUnavailableException}; default 5 s.
+     */
+    public Builder catchUpTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("catchUpTimeout must be > 0 but was " + timeout);
+      }
+      this.catchUpTimeout = timeout;
+      return this;
+    }
+
     /** Frames encoded larger than this keep their images in the Object Store; default 64 KiB. */
     public Builder inlineImageBytes(int bytes) {
       if (bytes < 0) {
@@ -807,11 +911,11 @@ public final class JetStreamTetherStore implements TetherStore {
     return origin;
   }
 
-  private InstanceMirror startMirror(String instance, StreamInfo info) throws IOException, JetStreamApiException {
+  private InstanceMirror startMirror(String instance, StreamInfo info, long epoch) throws IOException, JetStreamApiException {
     SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);
+          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout, epoch);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       index.end("could not be mirrored");
       throw e;

@@ -187,6 +187,32 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void viewWhoseConsumerVanished_catchesUpBeforeAnswering_neverServesLessThanAcknowledged() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("vanished");
+    hostA.append(vm, text("one"));
+    assertEquals(1, hostB.query(vm, FrameQuery.all()).frames().size());
+    try (Connection nc = Nats.connect(server.url())) {
+      // What a node failure does to an R1 consumer: it is gone, and nobody told the subscriber.
+      var jsm = nc.jetStreamManagement();
+      String stream = new Names("tether").stream(vm);
+      for (String consumer : jsm.getConsumerNames(stream)) {
+        jsm.deleteConsumer(stream, consumer);
+      }
+    }
+    long two = hostA.append(vm, text("two"));
+    long three = hostB.append(vm, text("three"));
+    for (JetStreamTetherStore host : List.of(hostA, hostB)) {
+      assertEquals(List.of(1L, two, three), host.query(vm, FrameQuery.all()).frames().stream().map(Frame::seq).toList(),
+          "read-your-writes and read-others'-writes after the consumer vanished");
+    }
+    CompletableFuture<QueryResult> wait = hostB.waitForFrames(vm, FrameQuery.session(A, three), Duration.ofSeconds(30));
+    long four = hostA.append(vm, text("four"));
+    assertEquals(four, wait.get(30, TimeUnit.SECONDS).frames().get(0).seq(), "the new consumer wakes waits");
+  }
+
+  @Test
   void serverDown_appendFailsWithinItsTimeoutInsteadOfHanging() throws Exception {
     NatsServer own = NatsServer.single(dir.resolve("own-" + System.nanoTime()));
     try {
