@@ -6,6 +6,7 @@ import dev.tether.api.FrameCodec;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Limits;
 import dev.tether.api.TetherException;
+import dev.tether.sessions.BlobKey;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
 import dev.tether.store.Retention;
@@ -571,6 +572,85 @@ public final class JetStreamTetherStore implements TetherStore {
         throw unavailable(i, e);
       }
     });
+  }
+
+  // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so
+  // that a blob stored on one host is served and accepted by every host.
+
+  /**
+   * The bytes of blob {@code key} of {@code instance}, read whole from its Object Store bucket and
+   * verified against the key's SHA-256. Never creates the bucket.
+   *
+   * @throws java.nio.file.NoSuchFileException when the instance has no such blob (or no bucket):
+   *     HTTP 404
+   * @throws dev.tether.sessions.BlobCorruptedException when the stored bytes do not hash to the key
+   * @throws StoreUnavailableException when JetStream does not answer: HTTP 503
+   */
+  public byte[] readBlob(String instance, BlobKey key) throws IOException {
+    Objects.requireNonNull(key, "key");
+    try {
+      return existingBlobs(instance).get(key);
+    } catch (java.nio.file.NoSuchFileException | dev.tether.sessions.BlobCorruptedException e) {
+      throw e;
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Whether {@code instance}'s bucket holds blob {@code key} (a metadata lookup, no bytes read).
+   * Never creates the bucket. A host accepting a frame that refers to a blob checks this (and the
+   * ref's size) so that refs to blobs no host can serve are refused at ingress.
+   *
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public boolean hasBlob(String instance, BlobKey key) {
+    Objects.requireNonNull(key, "key");
+    try {
+      return existingBlobs(instance).exists(key);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Stores image bytes in {@code instance}'s bucket (created on first use) and returns their key;
+   * the same bytes stored twice, from any host, are one object. The image is checked first: size
+   * limit and the declared type's signature.
+   *
+   * @throws TetherException {@code IMAGE_TOO_LARGE}, {@code MEDIA_TYPE_MISMATCH}: HTTP 4xx
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public BlobKey putBlob(String instance, byte[] bytes, dev.tether.api.MediaType mediaType) {
+    try {
+      return blobStore(instance).put(bytes, mediaType);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Stores {@code bytes} under {@code key} in {@code instance}'s bucket: how a host copies a blob a
+   * client wrote into its local workspace (a ref in a frame) to where every host can read it.
+   *
+   * @throws TetherException {@code BLOB_CORRUPTED} when the bytes do not hash to the key, or the
+   *     image checks of {@link #putBlob(String, byte[], dev.tether.api.MediaType)}
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public BlobKey putBlob(String instance, BlobKey key, byte[] bytes) {
+    try {
+      return blobStore(instance).put(key, bytes);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
+  private ObjectStoreBlobStore existingBlobs(String instance) throws IOException {
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    ObjectStoreBlobStore cached = blobStores.get(instance);
+    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
   }
 
   /**
