@@ -228,11 +228,16 @@ public final class JetStreamTetherStore implements TetherStore {
 
   /**
    * The NATS connection this store uses (its own, or the one given to the builder): for the
-   * {@code JetStreamRegistry} of the same host, and for monitoring. Closing it closes the store's
+   * {@link JetStreamRegistry} of the same host, and for monitoring. Closing it closes the store's
    * access to JetStream; leave that to {@link #close()}.
    */
   public Connection connection() {
     return nc;
+  }
+
+  /** The first subject token and stream name prefix: stores (and registries) sharing it share instances. */
+  public String subjectPrefix() {
+    return names.prefix();
   }
 
   /** The stream replicas of new instances. */

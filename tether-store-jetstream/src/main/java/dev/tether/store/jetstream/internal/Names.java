@@ -71,6 +71,26 @@ public final class Names {
     return prefix + ".f." + token(instance) + ".d." + slot;
   }
 
+  /** The KV bucket of the shared instance registry and its watermarks. */
+  public String registryBucket() {
+    return prefix.toUpperCase(java.util.Locale.ROOT) + "_REGISTRY";
+  }
+
+  /** The registry key of an instance. */
+  public String registryKey(String instance) {
+    return "i." + token(instance);
+  }
+
+  /** The registry key of an instance's watermark on {@code channel}. */
+  public String watermarkKey(String instance, String channel) {
+    return "w." + token(instance) + "." + token(channel);
+  }
+
+  /** The KV filter matching every watermark key of an instance. */
+  public String watermarkKeys(String instance) {
+    return "w." + token(instance) + ".>";
+  }
+
   /** The core NATS subject on which processes tell each other that an instance was removed. */
   public String removals() {
     return prefix + ".removed";
