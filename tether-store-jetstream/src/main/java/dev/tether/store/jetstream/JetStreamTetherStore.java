@@ -108,10 +108,13 @@ import javax.net.ssl.SSLContext;
  * instance's Object Store bucket ({@link #blobStore}) and replaced by blob refs
  * {@code {media_type, blob, size}}; readers get that form, and {@link #inlineImages} turns it back.
  *
- * <p><b>Reads and waits.</b> Each process keeps, per instance it touches, one ordered push consumer
- * feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store); queries,
- * waits and subscriptions are answered from it, so a long-poll costs no thread and no server
- * request and wakes when any host appends.
+ * <p><b>Reads and waits.</b> Each process keeps, per instance it reads, a view: one ordered push
+ * consumer feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store);
+ * queries, waits and subscriptions are answered from it, so a long-poll costs no thread and no
+ * server request and wakes when any host appends. Views are made on demand and released after
+ * {@link Builder#idleTimeout} without a read, append, wait or subscription, so a host holds
+ * consumers and frames only for instances someone uses on it; appends need no view (a host that
+ * only writes to an instance holds nothing for it but a cached "the stream exists").
  *
  * <p><b>The read guarantee.</b> Before {@link #query} answers, and before a
  * {@link #waitForFrames wait} or {@link #subscribe subscription} starts, a read barrier asks the
@@ -171,6 +174,11 @@ public final class JetStreamTetherStore implements TetherStore {
   private final String origin;
   private final AtomicLong msgIds = new AtomicLong();
   private final AtomicLong deltaSlots = new AtomicLong();
+  /** Instances whose stream this process created or opened (a bounded cache). */
+  private final java.util.Set<String> streams = ConcurrentHashMap.newKeySet();
+  private static final int MAX_KNOWN_STREAMS = 100_000;
+  private final Duration idleTimeout;
+  private final AtomicLong released = new AtomicLong();
   private volatile boolean closed;
 
   /** Where an instance's mirror lives once started; the lock serialises its start. */
@@ -189,6 +197,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.appendTimeout = b.appendTimeout;
     this.readBarrierTimeout = b.readBarrierTimeout;
     this.catchUpTimeout = b.catchUpTimeout;
+    this.idleTimeout = b.idleTimeout;
     this.executor = b.executor;
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
@@ -201,6 +210,14 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
+    long sweep = Math.max(250, Math.min(30_000, b.idleTimeout.toMillis() / 2));
+    retries.scheduleWithFixedDelay(() -> {
+      try {
+        releaseIdleViews();
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "releasing idle views: {0}", e.toString());
+      }
+    }, sweep, sweep, TimeUnit.MILLISECONDS);
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
@@ -287,7 +304,7 @@ public final class JetStreamTetherStore implements TetherStore {
     TetherStore.requireInstance(instance);
     Objects.requireNonNull(frame, "frame");
     checkOpen();
-    InstanceMirror mirror = mirror(instance, true);
+    ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
     Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
     byte[] body = FrameCodec.standard().write(stored);
     if (body.length > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
@@ -319,7 +336,12 @@ public final class JetStreamTetherStore implements TetherStore {
           if (e != null) {
             throw unavailable(instance, e);
           }
-          mirror.noteAcked(seq);
+          Slot slot = mirrors.get(instance);
+          InstanceMirror m = slot == null ? null : slot.mirror;
+          if (m != null) {
+            m.noteAcked(seq); // a view started later reads the stream's last seq, which covers it
+            m.touch();
+          }
           return seq;
         });
   }
@@ -331,12 +353,76 @@ public final class JetStreamTetherStore implements TetherStore {
     Objects.requireNonNull(query, "query");
     TetherStore.requireInstance(instance);
     checkOpen();
-    InstanceMirror m = mirror(instance, false);
-    if (m == null) {
-      return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+    while (true) {
+      InstanceMirror m = mirror(instance, false);
+      if (m == null) {
+        return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+      }
+      catchUp(m, instance);
+      QueryResult r = withFloorGap(m, query, m.index().query(query));
+      if (!m.stopped()) {
+        return r;
+      }
+      checkOpen(); // released as idle (or removed) while reading: read the instance's current view
     }
-    catchUp(m, instance);
-    return withFloorGap(m, query, m.index().query(query));
+  }
+
+  /** Creates or opens the instance's stream once per process (appends need nothing more). */
+  private void ensureStream(String instance) {
+    if (streams.contains(instance)) {
+      return;
+    }
+    Slot slot = mirrors.get(instance);
+    if (slot == null || slot.mirror == null) {
+      admin.open(instance, true);
+    }
+    if (streams.size() >= MAX_KNOWN_STREAMS) {
+      streams.clear(); // a cache: forgetting only costs one stream lookup per instance
+    }
+    streams.add(instance);
+  }
+
+  /**
+   * Releases the views nobody used for {@link Builder#idleTimeout}: no read, append, wait or
+   * subscription. Their consumers go, and their memory; the next read makes a new view from the
+   * stream (one stream lookup, one consumer, a replay of the retained frames).
+   */
+  private void releaseIdleViews() {
+    long now = System.nanoTime();
+    for (var e : mirrors.entrySet()) {
+      Slot slot = e.getValue();
+      InstanceMirror m = slot.mirror;
+      if (m == null || !m.idle(now, idleTimeout.toNanos()) || !slot.lock.tryLock()) {
+        continue;
+      }
+      try {
+        if (slot.mirror != m || !m.idle(now, idleTimeout.toNanos())) {
+          continue;
+        }
+        slot.mirror = null;
+        mirrors.remove(e.getKey(), slot);
+      } finally {
+        slot.lock.unlock();
+      }
+      m.stop("was released as idle"); // a wait that raced the check retries on a new view
+      released.incrementAndGet();
+    }
+  }
+
+  /** Views (one consumer each) this process holds now. */
+  public int openViews() {
+    int n = 0;
+    for (Slot s : mirrors.values()) {
+      if (s.mirror != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Views released as idle since the store started. */
+  public long releasedViews() {
+    return released.get();
   }
 
   /**
@@ -796,6 +882,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
     private Duration catchUpTimeout = Duration.ofSeconds(5);
+    private Duration idleTimeout = Duration.ofMinutes(2);
     private int inlineImageBytes = 64 * 1024;
     private String subjectPrefix = "tether";
     private String connectionName = "tether-store";
@@ -906,6 +993,19 @@ public final class JetStreamTetherStore implements TetherStore {
         throw new IllegalArgumentException("catchUpTimeout must be > 0 but was " + timeout);
       }
       this.catchUpTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How long a view of an instance (its consumer, its frames in memory) is kept after its last
+     * read, append, wait or subscription; default 2 minutes. Views with a pending wait or an open
+     * subscription are never released.
+     */
+    public Builder idleTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("idleTimeout must be > 0 but was " + timeout);
+      }
+      this.idleTimeout = timeout;
       return this;
     }
 

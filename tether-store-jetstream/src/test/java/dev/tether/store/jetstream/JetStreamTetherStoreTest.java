@@ -213,6 +213,30 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void viewsNobodyUses_areReleased_butWaitsKeepTheirs_andAppendsNeedNone() throws Exception {
+    JetStreamTetherStore writer = JetStreamTetherStore.builder().servers(server.url()).idleTimeout(Duration.ofMillis(300)).connect();
+    closeAfter.add(writer);
+    JetStreamTetherStore reader = JetStreamTetherStore.builder().servers(server.url()).idleTimeout(Duration.ofMillis(300)).connect();
+    closeAfter.add(reader);
+    String idle = instance("idle");
+    String waited = instance("waited");
+    writer.append(idle, text("one"));
+    writer.append(waited, text("one"));
+    assertEquals(0, writer.openViews(), "a host that only appends holds no consumer");
+    assertEquals(1, reader.query(idle, FrameQuery.all()).frames().size());
+    CompletableFuture<QueryResult> wait = reader.waitForFrames(waited, FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    assertEquals(2, reader.openViews());
+    Thread.sleep(2000);
+    assertEquals(1, reader.openViews(), "the idle view went, the waited one stayed");
+    assertTrue(reader.releasedViews() >= 1);
+    long two = writer.append(waited, text("two"));
+    assertEquals(two, wait.get(30, TimeUnit.SECONDS).frames().get(0).seq());
+    long idleTwo = writer.append(idle, text("two"));
+    assertEquals(List.of(1L, idleTwo), reader.query(idle, FrameQuery.all()).frames().stream().map(Frame::seq).toList(),
+        "a released view is made again from the stream on the next read");
+  }
+
+  @Test
   void serverDown_appendFailsWithinItsTimeoutInsteadOfHanging() throws Exception {
     NatsServer own = NatsServer.single(dir.resolve("own-" + System.nanoTime()));
     try {
@@ -220,13 +244,17 @@ class JetStreamTetherStoreTest {
       closeAfter.add(s);
       String vm = instance("down");
       s.append(vm, text("ok"));
+      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size()); // a read makes this host's view
       own.kill();
       long start = System.nanoTime();
       StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> s.append(vm, text("lost")));
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(tookMs < 15_000, "gave up after " + tookMs + " ms");
       assertTrue(e.getMessage().contains("Retry later"), e.getMessage());
-      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size(), "reads fall back to the local view");
+      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size(),
+          "reads fall back to a local view that holds every frame this host acknowledged");
+      assertThrows(StoreUnavailableException.class, () -> s.query(instance("never-read"), FrameQuery.all()),
+          "an instance without a view cannot be answered: unavailable, not empty");
     } finally {
       own.close();
     }

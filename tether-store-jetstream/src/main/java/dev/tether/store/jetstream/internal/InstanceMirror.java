@@ -164,6 +164,16 @@ public final class InstanceMirror {
     lastUsedNanos = System.nanoTime();
   }
 
+  /** Whether {@link #stop} ended this view (removed, released as idle, or the store closed). */
+  public boolean stopped() {
+    return stopped;
+  }
+
+  /** Whether nothing here needs the view: no wait pending, no subscription, unused since {@code idleNanos}. */
+  public boolean idle(long nowNanos, long idleNanos) {
+    return nowNanos - lastUsedNanos > idleNanos && index.pendingWaits() == 0 && index.openSubscriptions() == 0;
+  }
+
   /** {@link System#nanoTime()} of the last {@link #touch()}. */
   public long lastUsedNanos() {
     return lastUsedNanos;
@@ -213,7 +223,8 @@ public final class InstanceMirror {
 
   /**
    * Waits until the index holds every seq up to {@code seq}, at most {@code timeout}; returns
-   * whether it got there. Returns at once on the dispatcher thread (it would wait for itself).
+   * whether it got there or the view was {@link #stop stopped} (callers check {@link #stopped()}).
+   * Returns at once on the dispatcher thread (it would wait for itself).
    */
   public boolean awaitSeq(long seq, Duration timeout) throws InterruptedException {
     if (index.lastSeq() >= seq) {
@@ -225,6 +236,9 @@ public final class InstanceMirror {
     CompletableFuture<Void> f;
     lock.lock();
     try {
+      if (stopped) {
+        return true; // stop() completes the barriers it finds under this lock; none would come later
+      }
       f = barriers.computeIfAbsent(seq, s -> new CompletableFuture<>());
     } finally {
       lock.unlock();
