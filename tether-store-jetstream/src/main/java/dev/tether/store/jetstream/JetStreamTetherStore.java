@@ -81,8 +81,8 @@ import javax.net.ssl.SSLContext;
  *       waiters and subscribers, sit in each host's small live window, and never count against
  *       stored frames. A seq must be the stream sequence, which JetStream assigns only to a
  *       message it stores, so deltas are still written to the stream, but so that at most
- *       {@value StreamAdmin#DELTA_SLOTS} of them are ever in it: a host publishes each delta on
- *       the next of {@value StreamAdmin#DELTA_SLOTS} delta subjects with the header
+ *       32 of them are ever in it: a host publishes each delta on
+ *       the next of 32 delta subjects with the header
  *       {@code Nats-Rollup: sub} (stream setting {@code AllowRollup}, nats-server 2.6.2+), which
  *       replaces the slot's previous delta. The stream then has {@code MaxMsgs} = N + slots + 1
  *       (the server applies the limit to a new delta just before its rollup removes the old one)
