@@ -101,7 +101,7 @@ class ClusterFailoverReadTest {
     }
   }
 
-  /** Appends, retried after an unavailable answer (a client retrying a 503); never lost, never twice. */
+  /** One append; the store itself retries through the failover until its 30 s append timeout. */
   static long append(JetStreamTetherStore s, String vm, int i) {
     return s.append(vm, frame(i));
   }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Run: {@code ./mvnw -B -o -pl tether-store-jetstream -am verify -Dmaven.javadoc.skip=true
  * -Dmaven.source.skip=true -Dtest=ScaleProbe -Dgroups=scale -Djetstream.excludedGroups=none
- * -Dsurefire.failIfNoSpecifiedTests=false -Dscale.instances=1000}. Prints lines starting
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dscale.instances=1000 -Dscale.idleSeconds=20} (give 10,000
+ * instances {@code -Dscale.idleSeconds=300}, so that views outlive B's passes). Prints lines starting
  * {@code SCALE} and writes them to {@code target/scale-N.txt}.
  */
 @Tag("scale")
@@ -74,6 +75,8 @@ class ScaleProbe {
   @Test
   void instances() throws Exception {
     int n = Integer.getInteger("scale.instances", 1000);
+    // B's idle timeout: longer than its passes over all instances, or views go between passes
+    int idleSeconds = Integer.getInteger("scale.idleSeconds", 20);
     // 1 MiB per instance: JetStream reserves MaxBytes of every stream on the server's disk budget.
     Retention retention = Retention.builder().maxFrames(100).maxBytes(1 << 20).build();
     try (NatsServer server = NatsServer.single(dir)) {
@@ -94,7 +97,7 @@ class ScaleProbe {
         int threads1 = threads();
         long tStart = System.nanoTime();
         try (JetStreamTetherStore b = JetStreamTetherStore.builder().servers(server.url()).retention(retention)
-            .replicas(1).idleTimeout(Duration.ofSeconds(20)).connect()) {
+            .replicas(1).idleTimeout(Duration.ofSeconds(idleSeconds)).connect()) {
           long startMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tStart);
           long tFirst = System.nanoTime();
           QueryResult first = b.query("vm0", FrameQuery.all());
@@ -149,7 +152,7 @@ class ScaleProbe {
             w.cancel(true);
           }
           long tIdle = System.nanoTime();
-          while (b.openViews() > 0 && System.nanoTime() - tIdle < TimeUnit.SECONDS.toNanos(120)) {
+          while (b.openViews() > 0 && System.nanoTime() - tIdle < TimeUnit.SECONDS.toNanos(idleSeconds + 120L)) {
             NatsServer.sleep(500);
           }
           long released = System.nanoTime();
@@ -160,8 +163,8 @@ class ScaleProbe {
           report("the server dropped the released views' consumers %d ms after the last release (ephemeral consumers go when their interest does)",
               TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released));
           long heap4 = heapUsedAfterGc();
-          report("after idleTimeout (20 s) B holds %d views (released %d): heap %+d KiB against before B's views, server consumers %d, threads %d",
-              b.openViews(), b.releasedViews(), (heap4 - heap1) >> 10,
+          report("after idleTimeout (%d s) B holds %d views (released %d): heap %+d KiB against before B's views, server consumers %d, threads %d",
+              idleSeconds, b.openViews(), b.releasedViews(), (heap4 - heap1) >> 10,
               b.connection().jetStreamManagement().getAccountStatistics().getConsumers(), threads());
           assertTrue(b.openViews() == 0);
         }
