@@ -40,7 +40,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -114,7 +116,10 @@ import javax.net.ssl.SSLContext;
  * server request and wakes when any host appends. Views are made on demand and released after
  * {@link Builder#idleTimeout} without a read, append, wait or subscription, so a host holds
  * consumers and frames only for instances someone uses on it; appends need no view (a host that
- * only writes to an instance holds nothing for it but a cached "the stream exists").
+ * only writes to an instance holds nothing for it but a cached "the stream exists"). At most
+ * {@link Builder#maxViews} views exist at once: a new one releases the least recently used views
+ * without a wait or subscription, or is refused ({@code TOO_MANY_INSTANCES}) when all are in use.
+ * Each view's ring keeps the retention's caps; there is no byte budget across views.
  *
  * <p><b>The read guarantee.</b> Before {@link #query} answers, and before a
  * {@link #waitForFrames wait} or {@link #subscribe subscription} starts, a read barrier asks the
@@ -178,6 +183,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final java.util.Set<String> streams = ConcurrentHashMap.newKeySet();
   private static final int MAX_KNOWN_STREAMS = 100_000;
   private final Duration idleTimeout;
+  private final int maxViews;
   private final AtomicLong released = new AtomicLong();
   private volatile boolean closed;
 
@@ -198,6 +204,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.readBarrierTimeout = b.readBarrierTimeout;
     this.catchUpTimeout = b.catchUpTimeout;
     this.idleTimeout = b.idleTimeout;
+    this.maxViews = b.maxViews;
     this.executor = b.executor;
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
@@ -390,22 +397,60 @@ public final class JetStreamTetherStore implements TetherStore {
   private void releaseIdleViews() {
     long now = System.nanoTime();
     for (var e : mirrors.entrySet()) {
-      Slot slot = e.getValue();
-      InstanceMirror m = slot.mirror;
-      if (m == null || !m.idle(now, idleTimeout.toNanos()) || !slot.lock.tryLock()) {
-        continue;
+      release(e.getKey(), e.getValue(), now, idleTimeout.toNanos());
+    }
+  }
+
+  /**
+   * Releases the view in {@code slot} if it is idle for {@code idleNanos} (0: merely unused, no
+   * wait or subscription); false when it is in use or busy being made.
+   */
+  private boolean release(String instance, Slot slot, long now, long idleNanos) {
+    InstanceMirror m = slot.mirror;
+    if (m == null || !m.idle(now, idleNanos) || !slot.lock.tryLock()) {
+      return false;
+    }
+    try {
+      if (slot.mirror != m || !m.idle(now, idleNanos)) {
+        return false;
       }
-      try {
-        if (slot.mirror != m || !m.idle(now, idleTimeout.toNanos())) {
-          continue;
-        }
-        slot.mirror = null;
-        mirrors.remove(e.getKey(), slot);
-      } finally {
-        slot.lock.unlock();
+      slot.mirror = null;
+      mirrors.remove(instance, slot);
+    } finally {
+      slot.lock.unlock();
+    }
+    m.stop("was released as idle"); // a wait that raced the check retries on a new view
+    released.incrementAndGet();
+    return true;
+  }
+
+  /**
+   * Before a new view: at {@link Builder#maxViews}, releases the least recently used views that
+   * no wait or subscription holds, or refuses when every view is in use.
+   */
+  private void makeRoomForView(String instance) {
+    if (openViews() < maxViews) {
+      return;
+    }
+    record Candidate(String instance, Slot slot, long lastUsed) {}
+    List<Candidate> candidates = new ArrayList<>();
+    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
+      InstanceMirror m = e.getValue().mirror;
+      if (m != null && !e.getKey().equals(instance)) {
+        candidates.add(new Candidate(e.getKey(), e.getValue(), m.lastUsedNanos()));
       }
-      m.stop("was released as idle"); // a wait that raced the check retries on a new view
-      released.incrementAndGet();
+    }
+    candidates.sort(Comparator.comparingLong(Candidate::lastUsed)); // least recently used first
+    long now = System.nanoTime();
+    for (Candidate c : candidates) {
+      if (openViews() < maxViews) {
+        return;
+      }
+      release(c.instance(), c.slot(), now, -1);
+    }
+    if (openViews() >= maxViews) {
+      throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "this host holds views of " + maxViews
+          + " instances, each with a wait or subscription pending (maxViews); retry later");
     }
   }
 
@@ -759,12 +804,26 @@ public final class JetStreamTetherStore implements TetherStore {
 
   /** This process's view of {@code instance}; null when its stream does not exist and !create. */
   private InstanceMirror mirror(String instance, boolean create) {
-    Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
-    InstanceMirror m = slot.mirror;
-    if (m != null) {
-      return m;
+    while (true) {
+      Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
+      InstanceMirror m = slot.mirror;
+      if (m != null) {
+        return m;
+      }
+      slot.lock.lock();
+      try {
+        if (mirrors.get(instance) != slot) {
+          continue; // the slot was dropped (released, removed, or the id had no stream) meanwhile
+        }
+        return startView(instance, slot, create);
+      } finally {
+        slot.lock.unlock();
+      }
     }
-    slot.lock.lock();
+  }
+
+  /** Makes the view of {@code instance} in {@code slot}, whose lock the caller holds. */
+  private InstanceMirror startView(String instance, Slot slot, boolean create) {
     try {
       if (slot.mirror != null) {
         return slot.mirror;
@@ -773,19 +832,21 @@ public final class JetStreamTetherStore implements TetherStore {
       long epoch = reconnects.get();
       StreamInfo info = admin.open(instance, create);
       if (info == null) {
+        mirrors.remove(instance, slot); // no entry kept for ids that do not exist
         return null;
       }
+      makeRoomForView(instance);
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.
       StreamInfo found = info;
       slot.mirror = admin.retrying(instance, () -> startMirror(instance, found, epoch));
       return slot.mirror;
-    } catch (StoreUnavailableException | IllegalStateException e) {
+    } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
+      mirrors.remove(instance, slot);
       throw e;
     } catch (Exception e) {
+      mirrors.remove(instance, slot);
       throw unavailable(instance, e);
-    } finally {
-      slot.lock.unlock();
     }
   }
 
@@ -883,6 +944,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
     private Duration catchUpTimeout = Duration.ofSeconds(5);
     private Duration idleTimeout = Duration.ofMinutes(2);
+    private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
     private String subjectPrefix = "tether";
     private String connectionName = "tether-store";
@@ -1006,6 +1068,19 @@ public final class JetStreamTetherStore implements TetherStore {
         throw new IllegalArgumentException("idleTimeout must be > 0 but was " + timeout);
       }
       this.idleTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The most instance views (one consumer and one ring each) this process holds at once;
+     * default 10,000. A new view beyond it releases the least recently used views without a wait
+     * or subscription, or fails with {@link ErrorCode#TOO_MANY_INSTANCES} when all are in use.
+     */
+    public Builder maxViews(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxViews must be >= 1 but was " + max);
+      }
+      this.maxViews = max;
       return this;
     }
 

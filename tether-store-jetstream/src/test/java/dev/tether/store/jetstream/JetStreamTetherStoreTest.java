@@ -237,6 +237,30 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void maxViews_releasesTheLeastRecentlyUsed_andRefusesWhenAllHaveWaits() throws Exception {
+    JetStreamTetherStore writer = store();
+    JetStreamTetherStore reader = JetStreamTetherStore.builder().servers(server.url()).maxViews(2).connect();
+    closeAfter.add(reader);
+    List<String> vms = List.of(instance("v1"), instance("v2"), instance("v3"));
+    for (String vm : vms) {
+      writer.append(vm, text("one"));
+    }
+    for (String vm : vms) {
+      assertEquals(1, reader.query(vm, FrameQuery.all()).frames().size());
+    }
+    assertEquals(2, reader.openViews());
+    assertEquals(1, reader.releasedViews(), "the least recently used view made room");
+    CompletableFuture<QueryResult> w2 = reader.waitForFrames(vms.get(1), FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    CompletableFuture<QueryResult> w3 = reader.waitForFrames(vms.get(2), FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    TetherException full = assertThrows(TetherException.class, () -> reader.query(vms.get(0), FrameQuery.all()));
+    assertEquals(ErrorCode.TOO_MANY_INSTANCES, full.code());
+    writer.append(vms.get(1), text("two"));
+    assertEquals(1, w2.get(30, TimeUnit.SECONDS).frames().size());
+    assertEquals(1, reader.query(vms.get(0), FrameQuery.all()).frames().size(), "room again once a wait ended");
+    w3.cancel(true);
+  }
+
+  @Test
   void serverDown_appendFailsWithinItsTimeoutInsteadOfHanging() throws Exception {
     NatsServer own = NatsServer.single(dir.resolve("own-" + System.nanoTime()));
     try {
