@@ -4,7 +4,7 @@ module dev.tether.store.jetstream {
   requires transitive dev.tether.sessions;
   requires dev.tether.images;
   requires com.fasterxml.jackson.databind;
-  requires io.nats.jnats;
+  requires transitive io.nats.jnats; // Connection is part of the builder and accessor API
 
   exports dev.tether.store.jetstream;
 }

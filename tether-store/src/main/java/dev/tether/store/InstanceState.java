@@ -402,6 +402,15 @@ final class InstanceState {
     }
   }
 
+  int subscriberCount() {
+    lock.lock();
+    try {
+      return subscribers.length;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** A new subscription, or null when the instance was removed. */
   Subscription subscribe(int bufferFrames) {
     Subscription s = new Subscription(bufferFrames, this::unsubscribe, executor);

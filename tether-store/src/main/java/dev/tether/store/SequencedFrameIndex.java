@@ -108,6 +108,14 @@ public final class SequencedFrameIndex {
   }
 
   /**
+   * Subscriptions currently open. With {@link #pendingWaits()}, what a distributed store checks
+   * before it releases an index nobody reads.
+   */
+  public int openSubscriptions() {
+    return instance.subscriberCount();
+  }
+
+  /**
    * Ends the index: frees its frames, completes its waits with a
    * {@link java.util.concurrent.CancellationException} whose message is "instance NAME
    * {@code reason}", closes its subscriptions, and returns the seq high-water mark. Idempotent.

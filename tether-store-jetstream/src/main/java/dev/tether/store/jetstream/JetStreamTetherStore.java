@@ -3,8 +3,10 @@ package dev.tether.store.jetstream;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
+import dev.tether.api.FrameTypes;
 import dev.tether.api.Limits;
 import dev.tether.api.TetherException;
+import dev.tether.sessions.BlobKey;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
 import dev.tether.store.Retention;
@@ -18,6 +20,7 @@ import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
@@ -29,13 +32,17 @@ import io.nats.client.Options;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamInfo;
+import io.nats.client.impl.Headers;
+import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -56,32 +63,44 @@ import javax.net.ssl.SSLContext;
  * same subject prefix) reads, writes and waits on the same instances, with the same seqs.
  *
  * <p><b>Layout.</b> One stream per instance ({@code TETHER_F_<instance>}) holds its frames on the
- * subjects {@code tether.f.<instance>.s.<channel>.<session>} (frames of a session) and
- * {@code tether.f.<instance>.n} (frames without one); names are escaped by {@link Names}. The
- * frame's seq is the stream sequence: assigned by the stream leader, strictly increasing, never
- * reused (removal purges the stream but keeps its sequence). The stream's limits come from the
- * {@link Retention}: {@code MaxMsgs} (the frame cap), {@code MaxBytes} (the byte cap plus an
- * allowance for envelope and subject), {@code DiscardOld}, {@code MaxMsgSize} = the server's
- * {@code max_payload}.
+ * subjects {@code tether.f.<instance>.s.<channel>.<session>} (frames of a session),
+ * {@code tether.f.<instance>.n} (frames without one) and {@code tether.f.<instance>.d.<slot>}
+ * (transient deltas, below); names are escaped by {@link Names}. The frame's seq is the stream
+ * sequence: assigned by the stream leader, strictly increasing, never reused (removal purges the
+ * stream but keeps its sequence).
  *
- * <p><b>Deltas.</b> With {@code deltasInRing} false (the {@link Retention} default) readers treat
- * {@code assistant.delta} and {@code reasoning.delta} as transient, as the other stores do: they
- * get a seq and reach waiters and subscribers, sit in the local live window, are never retained by
- * readers' indexes and never count against {@code maxFrames} (the stream then has no
- * {@code MaxMsgs}; readers enforce the count cap). Unlike the memory and durable stores, this
- * store still <em>writes</em> them to the stream, for a reason it cannot avoid cleanly: a seq must
- * be unique and ordered among the stored frames, and here the seq is the stream sequence, which
- * JetStream assigns only to a message it stores. A core NATS message has no sequence; a separate
- * sequence source (a KV counter with compare-and-set) would cost a second server round trip per
- * append and break the rule seq == stream sequence that the read barrier, {@code gap} and removal
- * rely on. Per-message TTL (nats-server 2.11+, {@code allow_msg_ttl} and the {@code Nats-TTL}
- * header) would let a delta leave the stream seconds after its append; the servers this store
- * supports and is tested against (2.9) do not have it. So on JetStream deltas are replicated and
- * written to the stream's file store, their bytes count against the stream's {@code MaxBytes} (a
- * delta stream larger than {@code maxBytes} evicts the oldest stored frames from the stream), and
- * a host that starts reading later replays the newest of them into its live window. With
- * {@code deltasInRing(true)} they are stored and retained like other frames and the stream's
- * {@code MaxMsgs} is {@code maxFrames}.
+ * <p><b>Retention.</b> The stream is always bounded in count and, unless the byte cap is
+ * effectively unlimited, in bytes; the limits come from the {@link Retention} (N =
+ * {@code maxFrames}, B = {@code maxBytes}), with {@code DiscardOld} and {@code MaxMsgSize} = the
+ * server's {@code max_payload}. Every host also keeps N and B in its local view (the ring of the
+ * memory store), so a query from 0 after N + k stored frames answers exactly as the memory store:
+ * N frames, {@code gap} true, {@code oldest_seq} = first + k, on every host.
+ * <ul>
+ *   <li>With {@code deltasInRing} true deltas are ordinary frames: {@code MaxMsgs} = N and
+ *       {@code MaxBytes} = B + N KiB (an allowance for envelope, subject and headers).
+ *   <li>With {@code deltasInRing} false (the default) {@code assistant.delta} and
+ *       {@code reasoning.delta} are transient, as in the other stores: they get a seq, reach
+ *       waiters and subscribers, sit in each host's small live window, and never count against
+ *       stored frames. A seq must be the stream sequence, which JetStream assigns only to a
+ *       message it stores, so deltas are still written to the stream, but so that at most
+ *       32 of them are ever in it: a host publishes each delta on
+ *       the next of 32 delta subjects with the header
+ *       {@code Nats-Rollup: sub} (stream setting {@code AllowRollup}, nats-server 2.6.2+), which
+ *       replaces the slot's previous delta. The stream then has {@code MaxMsgs} = N + slots + 1
+ *       (the server applies the limit to a new delta just before its rollup removes the old one)
+ *       and {@code MaxBytes} = B + (N + slots + 1) KiB + (slots + 1) x 64 KiB: since deltas never take more
+ *       than their slots, the newest N stored frames (within B) are always in the stream (unless
+ *       the deltas of the window average more than 64 KiB each), and the stream never holds more
+ *       than N + slots + 1 messages. JetStream reserves {@code MaxBytes} on each replica's server when
+ *       it creates the stream, so B times the number of instances must fit the servers'
+ *       {@code max_file_store}; see docs/jetstream-scale.md. A host whose
+ *       consumer falls more than a few deltas behind may miss some of them; a delta is a piece of
+ *       the {@code assistant.done} that follows it, so that is not a gap. (Per-message TTLs, the
+ *       other way, need nats-server 2.11.)
+ * </ul>
+ * A stream created by an earlier version of this store (no {@code MaxMsgs}) is given these limits
+ * when a host opens it. Hosts sharing instances should use the same retention: the first host to
+ * create a stream sets its limits, and a host with other settings logs a warning.
  *
  * <p><b>Appends</b> return once the stream acknowledged the frame (a quorum of replicas has it),
  * never before. Each append is published with a {@code Nats-Msg-Id} and retried with the same id
@@ -91,14 +110,29 @@ import javax.net.ssl.SSLContext;
  * instance's Object Store bucket ({@link #blobStore}) and replaced by blob refs
  * {@code {media_type, blob, size}}; readers get that form, and {@link #inlineImages} turns it back.
  *
- * <p><b>Reads and waits.</b> Each process keeps, per instance it touches, one ordered push consumer
- * feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store); queries,
- * waits and subscriptions are answered from it, so a long-poll costs no thread and no server
- * request and wakes when any host appends. Before answering, {@link #query} asks the stream for its
- * last sequence and lets the local view catch up to it (at most {@link Builder#readBarrierTimeout}),
- * so a query sees every frame acknowledged before it began, on any host. When the servers cannot be
- * reached, queries answer from the local view. Removal is announced to the other processes on a
- * core NATS subject.
+ * <p><b>Reads and waits.</b> Each process keeps, per instance it reads, a view: one ordered push
+ * consumer feeding a {@link SequencedFrameIndex} (the ring and waiter index of the memory store);
+ * queries, waits and subscriptions are answered from it, so a long-poll costs no thread and no
+ * server request and wakes when any host appends. Views are made on demand and released after
+ * {@link Builder#idleTimeout} without a read, append, wait or subscription, so a host holds
+ * consumers and frames only for instances someone uses on it; appends need no view (a host that
+ * only writes to an instance holds nothing for it but a cached "the stream exists"). At most
+ * {@link Builder#maxViews} views exist at once: a new one releases the least recently used views
+ * without a wait or subscription, or is refused ({@code TOO_MANY_INSTANCES}) when all are in use.
+ * Each view's ring keeps the retention's caps; there is no byte budget across views.
+ *
+ * <p><b>The read guarantee.</b> Before {@link #query} answers, and before a
+ * {@link #waitForFrames wait} or {@link #subscribe subscription} starts, a read barrier asks the
+ * stream for its last sequence and lets the local view catch up to it and to the newest seq this
+ * process appended. So a read sees every frame acknowledged before it began, on this host
+ * (read-your-writes) and on any other; a wait then wakes when any host appends. A view that does
+ * not catch up within {@link Builder#readBarrierTimeout} gets a new consumer (its server may have
+ * died, or the connection moved to another node before jnats noticed) and
+ * {@link Builder#catchUpTimeout} more. A read that still cannot be shown complete fails with
+ * {@link StoreUnavailableException} (HTTP 503) instead of answering with less. When JetStream does
+ * not answer at all, the local view is served only if it holds every frame this process appended
+ * and the connection has not reconnected since the view was last caught up. Removal is announced
+ * to the other processes on a core NATS subject.
  *
  * <p><b>Durability.</b> JetStream acknowledges once a quorum has the frame in memory and its file
  * store's write buffer, and fsyncs later (2 minutes by default; {@code sync_interval} of
@@ -123,6 +157,14 @@ public final class JetStreamTetherStore implements TetherStore {
   private final int replicas;
   private final Duration appendTimeout;
   private final Duration readBarrierTimeout;
+  private final Duration catchUpTimeout;
+  /** How often the connection reconnected (to this or another server); views note what they saw. */
+  private final AtomicLong reconnects = new AtomicLong();
+  private final ConnectionListener reconnectCounter = (conn, event) -> {
+    if (event == ConnectionListener.Events.RECONNECTED) {
+      reconnects.incrementAndGet();
+    }
+  };
   private final Executor executor;
   private final int inlineImageBytes;
   private final long maxPayload;
@@ -136,6 +178,13 @@ public final class JetStreamTetherStore implements TetherStore {
   private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
   private final String origin;
   private final AtomicLong msgIds = new AtomicLong();
+  private final AtomicLong deltaSlots = new AtomicLong();
+  /** Instances whose stream this process created or opened (a bounded cache). */
+  private final java.util.Set<String> streams = ConcurrentHashMap.newKeySet();
+  private static final int MAX_KNOWN_STREAMS = 100_000;
+  private final Duration idleTimeout;
+  private final int maxViews;
+  private final AtomicLong released = new AtomicLong();
   private volatile boolean closed;
 
   /** Where an instance's mirror lives once started; the lock serialises its start. */
@@ -153,6 +202,9 @@ public final class JetStreamTetherStore implements TetherStore {
     this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
     this.readBarrierTimeout = b.readBarrierTimeout;
+    this.catchUpTimeout = b.catchUpTimeout;
+    this.idleTimeout = b.idleTimeout;
+    this.maxViews = b.maxViews;
     this.executor = b.executor;
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
@@ -165,11 +217,20 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
+    long sweep = Math.max(250, Math.min(30_000, b.idleTimeout.toMillis() / 2));
+    retries.scheduleWithFixedDelay(() -> {
+      try {
+        releaseIdleViews();
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "releasing idle views: {0}", e.toString());
+      }
+    }, sweep, sweep, TimeUnit.MILLISECONDS);
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
     this.origin = java.util.HexFormat.of().formatHex(r);
+    nc.addConnectionListener(reconnectCounter);
     this.delivery = nc.createDispatcher();
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
@@ -187,6 +248,20 @@ public final class JetStreamTetherStore implements TetherStore {
   /** The retention every instance's stream and local view keep. */
   public Retention retention() {
     return retention;
+  }
+
+  /**
+   * The NATS connection this store uses (its own, or the one given to the builder): for the
+   * {@link JetStreamRegistry} of the same host, and for monitoring. Closing it closes the store's
+   * access to JetStream; leave that to {@link #close()}.
+   */
+  public Connection connection() {
+    return nc;
+  }
+
+  /** The first subject token and stream name prefix: stores (and registries) sharing it share instances. */
+  public String subjectPrefix() {
+    return names.prefix();
   }
 
   /** The stream replicas of new instances. */
@@ -236,7 +311,7 @@ public final class JetStreamTetherStore implements TetherStore {
     TetherStore.requireInstance(instance);
     Objects.requireNonNull(frame, "frame");
     checkOpen();
-    InstanceMirror mirror = mirror(instance, true);
+    ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
     Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
     byte[] body = FrameCodec.standard().write(stored);
     if (body.length > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
@@ -254,12 +329,26 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
     long deadline = System.nanoTime() + appendTimeout.toNanos();
-    return appender.publish(names.stream(instance), names.subject(instance, stored.session().orElse(null)), body, msgId, deadline)
+    String subject;
+    Headers headers = null;
+    if (!retention.deltasInRing() && FrameTypes.isDelta(stored.type())) {
+      // A transient delta: one of the rolled-up slots, so the stream keeps only the newest few.
+      subject = names.deltaSubject(instance, (int) Math.floorMod(deltaSlots.getAndIncrement(), (long) StreamAdmin.DELTA_SLOTS));
+      headers = new Headers().put(NatsJetStreamConstants.ROLLUP_HDR, NatsJetStreamConstants.ROLLUP_HDR_SUBJECT);
+    } else {
+      subject = names.subject(instance, stored.session().orElse(null));
+    }
+    return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
         .handle((seq, e) -> {
           if (e != null) {
             throw unavailable(instance, e);
           }
-          mirror.noteAcked(seq);
+          Slot slot = mirrors.get(instance);
+          InstanceMirror m = slot == null ? null : slot.mirror;
+          if (m != null) {
+            m.noteAcked(seq); // a view started later reads the stream's last seq, which covers it
+            m.touch();
+          }
           return seq;
         });
   }
@@ -271,27 +360,184 @@ public final class JetStreamTetherStore implements TetherStore {
     Objects.requireNonNull(query, "query");
     TetherStore.requireInstance(instance);
     checkOpen();
-    InstanceMirror m = mirror(instance, false);
-    if (m == null) {
-      return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+    while (true) {
+      InstanceMirror m = mirror(instance, false);
+      if (m == null) {
+        return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+      }
+      catchUp(m, instance);
+      QueryResult r = withFloorGap(m, query, m.index().query(query));
+      if (!m.stopped()) {
+        return r;
+      }
+      checkOpen(); // released as idle (or removed) while reading: read the instance's current view
     }
-    catchUp(m, instance);
-    return withFloorGap(m, query, m.index().query(query));
   }
 
-  /** Lets the local view reach the stream's last sequence; skipped when the stream cannot answer. */
-  private void catchUp(InstanceMirror m, String instance) {
-    StreamInfo info;
-    try {
-      info = barrierJsm.getStreamInfo(names.stream(instance));
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
+  /** Creates or opens the instance's stream once per process (appends need nothing more). */
+  private void ensureStream(String instance) {
+    if (streams.contains(instance)) {
       return;
     }
+    Slot slot = mirrors.get(instance);
+    if (slot == null || slot.mirror == null) {
+      admin.open(instance, true);
+    }
+    if (streams.size() >= MAX_KNOWN_STREAMS) {
+      streams.clear(); // a cache: forgetting only costs one stream lookup per instance
+    }
+    streams.add(instance);
+  }
+
+  /**
+   * Releases the views nobody used for {@link Builder#idleTimeout}: no read, append, wait or
+   * subscription. Their consumers go, and their memory; the next read makes a new view from the
+   * stream (one stream lookup, one consumer, a replay of the retained frames).
+   */
+  private void releaseIdleViews() {
+    long now = System.nanoTime();
+    for (var e : mirrors.entrySet()) {
+      release(e.getKey(), e.getValue(), now, idleTimeout.toNanos());
+    }
+  }
+
+  /**
+   * Releases the view in {@code slot} if it is idle for {@code idleNanos} (0: merely unused, no
+   * wait or subscription); false when it is in use or busy being made.
+   */
+  private boolean release(String instance, Slot slot, long now, long idleNanos) {
+    InstanceMirror m = slot.mirror;
+    if (m == null || !m.idle(now, idleNanos) || !slot.lock.tryLock()) {
+      return false;
+    }
     try {
-      m.awaitSeq(info.getStreamState().getLastSequence(), readBarrierTimeout);
+      if (slot.mirror != m || !m.idle(now, idleNanos)) {
+        return false;
+      }
+      slot.mirror = null;
+      mirrors.remove(instance, slot);
+    } finally {
+      slot.lock.unlock();
+    }
+    m.stop("was released as idle"); // a wait that raced the check retries on a new view
+    released.incrementAndGet();
+    return true;
+  }
+
+  /**
+   * Before a new view: at {@link Builder#maxViews}, releases the least recently used views that
+   * no wait or subscription holds, or refuses when every view is in use.
+   */
+  private void makeRoomForView(String instance) {
+    if (openViews() < maxViews) {
+      return;
+    }
+    record Candidate(String instance, Slot slot, long lastUsed) {}
+    List<Candidate> candidates = new ArrayList<>();
+    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
+      InstanceMirror m = e.getValue().mirror;
+      if (m != null && !e.getKey().equals(instance)) {
+        candidates.add(new Candidate(e.getKey(), e.getValue(), m.lastUsedNanos()));
+      }
+    }
+    candidates.sort(Comparator.comparingLong(Candidate::lastUsed)); // least recently used first
+    long now = System.nanoTime();
+    for (Candidate c : candidates) {
+      if (openViews() < maxViews) {
+        return;
+      }
+      release(c.instance(), c.slot(), now, -1);
+    }
+    if (openViews() >= maxViews) {
+      throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "this host holds views of " + maxViews
+          + " instances, each with a wait or subscription pending (maxViews); retry later");
+    }
+  }
+
+  /** Views (one consumer each) this process holds now. */
+  public int openViews() {
+    int n = 0;
+    for (Slot s : mirrors.values()) {
+      if (s.mirror != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Views released as idle since the store started. */
+  public long releasedViews() {
+    return released.get();
+  }
+
+  /**
+   * The read barrier: lets the local view reach everything acknowledged before this call, or
+   * fails. The target is the stream's last sequence (one request to the stream, at most
+   * {@link Builder#readBarrierTimeout}) and at least the newest seq this process appended.
+   *
+   * <ul>
+   *   <li>When the view reaches it within the barrier timeout, the read goes on.
+   *   <li>When it does not (the consumer's server died or the connection moved, and jnats has not
+   *       noticed yet), the consumer is replaced by one that starts after the view's newest seq,
+   *       and the view gets {@link Builder#catchUpTimeout} more; then the read goes on or fails
+   *       with {@link StoreUnavailableException}.
+   *   <li>When the stream cannot answer, the read is served from the local view only if it holds
+   *       every frame this process appended and the connection has not reconnected since the view
+   *       was last caught up; otherwise {@link StoreUnavailableException}.
+   * </ul>
+   *
+   * @throws StoreUnavailableException when the view cannot be shown to be caught up
+   */
+  private void catchUp(InstanceMirror m, String instance) {
+    m.touch();
+    long epoch = reconnects.get();
+    long target;
+    try {
+      target = Math.max(m.ackedSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      if (m.index().lastSeq() >= m.ackedSeq() && m.verifiedEpoch() >= epoch) {
+        LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
+        return;
+      }
+      throw new StoreUnavailableException("instance " + instance + ": this host cannot confirm it has every"
+          + " acknowledged frame (its NATS connection moved or JetStream does not answer: " + e.getMessage()
+          + "); retry in a moment", e);
+    }
+    try {
+      if (m.awaitSeq(target, readBarrierTimeout)) {
+        m.verified(epoch);
+        return;
+      }
+      // Stuck: new consumers until it moves. A consumer may be placed on a peer that is down
+      // (the meta layer still lists it), so one that brings nothing within a barrier timeout is
+      // replaced again rather than waited on.
+      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
+      long seen = m.index().lastSeq();
+      while (true) {
+        long now = m.index().lastSeq();
+        if (now == seen) {
+          try {
+            m.resubscribe(readBarrierTimeout); // concurrent readers of a stuck view replace it once
+          } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
+          }
+        }
+        seen = now;
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        if (m.awaitSeq(target, Duration.ofNanos(Math.min(left, readBarrierTimeout.toNanos())))) {
+          m.verified(epoch);
+          return;
+        }
+      }
+      throw new StoreUnavailableException("instance " + instance + ": this host's view is at seq " + m.index().lastSeq()
+          + " but the stream is at " + target + " (not caught up within " + (readBarrierTimeout.plus(catchUpTimeout).toMillis())
+          + " ms); retry in a moment", null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw new StoreUnavailableException("interrupted while catching up instance " + instance, e);
     }
   }
 
@@ -324,6 +570,11 @@ public final class JetStreamTetherStore implements TetherStore {
       InstanceMirror m = mirror(instance, true);
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
+      }
+      try {
+        catchUp(m, instance); // never wait (or time out) on a view that lacks acknowledged frames
+      } catch (StoreUnavailableException e) {
+        return CompletableFuture.failedFuture(e);
       }
       CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
       if (inner == null) {
@@ -459,6 +710,85 @@ public final class JetStreamTetherStore implements TetherStore {
     });
   }
 
+  // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so
+  // that a blob stored on one host is served and accepted by every host.
+
+  /**
+   * The bytes of blob {@code key} of {@code instance}, read whole from its Object Store bucket and
+   * verified against the key's SHA-256. Never creates the bucket.
+   *
+   * @throws java.nio.file.NoSuchFileException when the instance has no such blob (or no bucket):
+   *     HTTP 404
+   * @throws dev.tether.sessions.BlobCorruptedException when the stored bytes do not hash to the key
+   * @throws StoreUnavailableException when JetStream does not answer: HTTP 503
+   */
+  public byte[] readBlob(String instance, BlobKey key) throws IOException {
+    Objects.requireNonNull(key, "key");
+    try {
+      return existingBlobs(instance).get(key);
+    } catch (java.nio.file.NoSuchFileException | dev.tether.sessions.BlobCorruptedException e) {
+      throw e;
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Whether {@code instance}'s bucket holds blob {@code key} (a metadata lookup, no bytes read).
+   * Never creates the bucket. A host accepting a frame that refers to a blob checks this (and the
+   * ref's size) so that refs to blobs no host can serve are refused at ingress.
+   *
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public boolean hasBlob(String instance, BlobKey key) {
+    Objects.requireNonNull(key, "key");
+    try {
+      return existingBlobs(instance).exists(key);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Stores image bytes in {@code instance}'s bucket (created on first use) and returns their key;
+   * the same bytes stored twice, from any host, are one object. The image is checked first: size
+   * limit and the declared type's signature.
+   *
+   * @throws TetherException {@code IMAGE_TOO_LARGE}, {@code MEDIA_TYPE_MISMATCH}: HTTP 4xx
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public BlobKey putBlob(String instance, byte[] bytes, dev.tether.api.MediaType mediaType) {
+    try {
+      return blobStore(instance).put(bytes, mediaType);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /**
+   * Stores {@code bytes} under {@code key} in {@code instance}'s bucket: how a host copies a blob a
+   * client wrote into its local workspace (a ref in a frame) to where every host can read it.
+   *
+   * @throws TetherException {@code BLOB_CORRUPTED} when the bytes do not hash to the key, or the
+   *     image checks of {@link #putBlob(String, byte[], dev.tether.api.MediaType)}
+   * @throws StoreUnavailableException when JetStream does not answer
+   */
+  public BlobKey putBlob(String instance, BlobKey key, byte[] bytes) {
+    try {
+      return blobStore(instance).put(key, bytes);
+    } catch (IOException e) {
+      throw unavailable(instance, e);
+    }
+  }
+
+  /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
+  private ObjectStoreBlobStore existingBlobs(String instance) throws IOException {
+    TetherStore.requireInstance(instance);
+    checkOpen();
+    ObjectStoreBlobStore cached = blobStores.get(instance);
+    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
+  }
+
   /**
    * {@code frame} with every blob ref in its {@code images} replaced by the inline bytes from
    * {@code instance}'s bucket; a frame without refs is returned as is.
@@ -474,35 +804,49 @@ public final class JetStreamTetherStore implements TetherStore {
 
   /** This process's view of {@code instance}; null when its stream does not exist and !create. */
   private InstanceMirror mirror(String instance, boolean create) {
-    Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
-    InstanceMirror m = slot.mirror;
-    if (m != null) {
-      return m;
+    while (true) {
+      Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
+      InstanceMirror m = slot.mirror;
+      if (m != null) {
+        return m;
+      }
+      slot.lock.lock();
+      try {
+        if (mirrors.get(instance) != slot) {
+          continue; // the slot was dropped (released, removed, or the id had no stream) meanwhile
+        }
+        return startView(instance, slot, create);
+      } finally {
+        slot.lock.unlock();
+      }
     }
-    slot.lock.lock();
+  }
+
+  /** Makes the view of {@code instance} in {@code slot}, whose lock the caller holds. */
+  private InstanceMirror startView(String instance, Slot slot, boolean create) {
     try {
       if (slot.mirror != null) {
         return slot.mirror;
       }
       checkOpen();
-      StreamInfo info = admin.info(instance);
+      long epoch = reconnects.get();
+      StreamInfo info = admin.open(instance, create);
       if (info == null) {
-        if (!create) {
-          return null;
-        }
-        info = admin.create(instance);
+        mirrors.remove(instance, slot); // no entry kept for ids that do not exist
+        return null;
       }
+      makeRoomForView(instance);
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.
       StreamInfo found = info;
-      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found));
+      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found, epoch));
       return slot.mirror;
-    } catch (StoreUnavailableException | IllegalStateException e) {
+    } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
+      mirrors.remove(instance, slot);
       throw e;
     } catch (Exception e) {
+      mirrors.remove(instance, slot);
       throw unavailable(instance, e);
-    } finally {
-      slot.lock.unlock();
     }
   }
 
@@ -565,6 +909,7 @@ public final class JetStreamTetherStore implements TetherStore {
     timer.close();
     retries.shutdownNow();
     try {
+      nc.removeConnectionListener(reconnectCounter);
       nc.closeDispatcher(control);
       nc.closeDispatcher(delivery);
     } catch (RuntimeException e) {
@@ -597,6 +942,9 @@ public final class JetStreamTetherStore implements TetherStore {
     private Executor executor = ForkJoinPool.commonPool();
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
+    private Duration catchUpTimeout = Duration.ofSeconds(5);
+    private Duration idleTimeout = Duration.ofMinutes(2);
+    private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
     private String subjectPrefix = "tether";
     private String connectionName = "tether-store";
@@ -698,6 +1046,44 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
+    /**
+     * How long a read waits, after the read barrier timed out and the view's consumer was made
+     * again, before it fails with {@link StoreUnavailableException}; default 5 s.
+     */
+    public Builder catchUpTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("catchUpTimeout must be > 0 but was " + timeout);
+      }
+      this.catchUpTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How long a view of an instance (its consumer, its frames in memory) is kept after its last
+     * read, append, wait or subscription; default 2 minutes. Views with a pending wait or an open
+     * subscription are never released.
+     */
+    public Builder idleTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("idleTimeout must be > 0 but was " + timeout);
+      }
+      this.idleTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The most instance views (one consumer and one ring each) this process holds at once;
+     * default 10,000. A new view beyond it releases the least recently used views without a wait
+     * or subscription, or fails with {@link ErrorCode#TOO_MANY_INSTANCES} when all are in use.
+     */
+    public Builder maxViews(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxViews must be >= 1 but was " + max);
+      }
+      this.maxViews = max;
+      return this;
+    }
+
     /** Frames encoded larger than this keep their images in the Object Store; default 64 KiB. */
     public Builder inlineImageBytes(int bytes) {
       if (bytes < 0) {
@@ -785,11 +1171,11 @@ public final class JetStreamTetherStore implements TetherStore {
     return origin;
   }
 
-  private InstanceMirror startMirror(String instance, StreamInfo info) throws IOException, JetStreamApiException {
+  private InstanceMirror startMirror(String instance, StreamInfo info, long epoch) throws IOException, JetStreamApiException {
     SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout);
+          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout, epoch);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       index.end("could not be mirrored");
       throw e;

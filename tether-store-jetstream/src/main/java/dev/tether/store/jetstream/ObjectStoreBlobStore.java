@@ -83,6 +83,23 @@ public final class ObjectStoreBlobStore implements BlobStore {
     return put(bytes, mediaType);
   }
 
+  /**
+   * Stores {@code bytes} under {@code key}, which they must hash to: how a host copies a blob it
+   * holds elsewhere (a workspace file a client referenced) into the bucket.
+   *
+   * @throws TetherException {@link ErrorCode#BLOB_CORRUPTED} when the bytes do not hash to the
+   *     key, or the image checks of {@link #put(byte[], MediaType)}
+   */
+  public BlobKey put(BlobKey key, byte[] bytes) throws IOException {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(bytes, "bytes");
+    if (!BlobKey.forContent(bytes, key.mediaType()).equals(key)) {
+      throw TetherException.of(ErrorCode.BLOB_CORRUPTED, "the " + bytes.length + " bytes given for blob "
+          + key.fileName() + " do not hash to its name");
+    }
+    return put(bytes, key.mediaType());
+  }
+
   @Override
   public byte[] get(BlobKey key) throws IOException {
     Objects.requireNonNull(key, "key");
@@ -169,7 +186,7 @@ public final class ObjectStoreBlobStore implements BlobStore {
       ObjectInfo i = bucket.getInfo(key.fileName());
       return i == null || i.isDeleted() ? null : i;
     } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() == 10037) { // no message found
+      if (e.getApiErrorCode() == 10037 || e.getApiErrorCode() == 10059) { // no such object; no bucket at all
         return null;
       }
       throw new IOException("object store " + bucketName() + " failed to look up " + key + ": " + e.getMessage(), e);

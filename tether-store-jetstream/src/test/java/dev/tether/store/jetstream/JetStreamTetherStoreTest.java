@@ -187,6 +187,80 @@ class JetStreamTetherStoreTest {
   }
 
   @Test
+  void viewWhoseConsumerVanished_catchesUpBeforeAnswering_neverServesLessThanAcknowledged() throws Exception {
+    JetStreamTetherStore hostA = store();
+    JetStreamTetherStore hostB = store();
+    String vm = instance("vanished");
+    hostA.append(vm, text("one"));
+    assertEquals(1, hostB.query(vm, FrameQuery.all()).frames().size());
+    try (Connection nc = Nats.connect(server.url())) {
+      // What a node failure does to an R1 consumer: it is gone, and nobody told the subscriber.
+      var jsm = nc.jetStreamManagement();
+      String stream = new Names("tether").stream(vm);
+      for (String consumer : jsm.getConsumerNames(stream)) {
+        jsm.deleteConsumer(stream, consumer);
+      }
+    }
+    long two = hostA.append(vm, text("two"));
+    long three = hostB.append(vm, text("three"));
+    for (JetStreamTetherStore host : List.of(hostA, hostB)) {
+      assertEquals(List.of(1L, two, three), host.query(vm, FrameQuery.all()).frames().stream().map(Frame::seq).toList(),
+          "read-your-writes and read-others'-writes after the consumer vanished");
+    }
+    CompletableFuture<QueryResult> wait = hostB.waitForFrames(vm, FrameQuery.session(A, three), Duration.ofSeconds(30));
+    long four = hostA.append(vm, text("four"));
+    assertEquals(four, wait.get(30, TimeUnit.SECONDS).frames().get(0).seq(), "the new consumer wakes waits");
+  }
+
+  @Test
+  void viewsNobodyUses_areReleased_butWaitsKeepTheirs_andAppendsNeedNone() throws Exception {
+    JetStreamTetherStore writer = JetStreamTetherStore.builder().servers(server.url()).idleTimeout(Duration.ofMillis(300)).connect();
+    closeAfter.add(writer);
+    JetStreamTetherStore reader = JetStreamTetherStore.builder().servers(server.url()).idleTimeout(Duration.ofMillis(300)).connect();
+    closeAfter.add(reader);
+    String idle = instance("idle");
+    String waited = instance("waited");
+    writer.append(idle, text("one"));
+    writer.append(waited, text("one"));
+    assertEquals(0, writer.openViews(), "a host that only appends holds no consumer");
+    assertEquals(1, reader.query(idle, FrameQuery.all()).frames().size());
+    CompletableFuture<QueryResult> wait = reader.waitForFrames(waited, FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    assertEquals(2, reader.openViews());
+    Thread.sleep(2000);
+    assertEquals(1, reader.openViews(), "the idle view went, the waited one stayed");
+    assertTrue(reader.releasedViews() >= 1);
+    long two = writer.append(waited, text("two"));
+    assertEquals(two, wait.get(30, TimeUnit.SECONDS).frames().get(0).seq());
+    long idleTwo = writer.append(idle, text("two"));
+    assertEquals(List.of(1L, idleTwo), reader.query(idle, FrameQuery.all()).frames().stream().map(Frame::seq).toList(),
+        "a released view is made again from the stream on the next read");
+  }
+
+  @Test
+  void maxViews_releasesTheLeastRecentlyUsed_andRefusesWhenAllHaveWaits() throws Exception {
+    JetStreamTetherStore writer = store();
+    JetStreamTetherStore reader = JetStreamTetherStore.builder().servers(server.url()).maxViews(2).connect();
+    closeAfter.add(reader);
+    List<String> vms = List.of(instance("v1"), instance("v2"), instance("v3"));
+    for (String vm : vms) {
+      writer.append(vm, text("one"));
+    }
+    for (String vm : vms) {
+      assertEquals(1, reader.query(vm, FrameQuery.all()).frames().size());
+    }
+    assertEquals(2, reader.openViews());
+    assertEquals(1, reader.releasedViews(), "the least recently used view made room");
+    CompletableFuture<QueryResult> w2 = reader.waitForFrames(vms.get(1), FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    CompletableFuture<QueryResult> w3 = reader.waitForFrames(vms.get(2), FrameQuery.session(A, 1), Duration.ofSeconds(60));
+    TetherException full = assertThrows(TetherException.class, () -> reader.query(vms.get(0), FrameQuery.all()));
+    assertEquals(ErrorCode.TOO_MANY_INSTANCES, full.code());
+    writer.append(vms.get(1), text("two"));
+    assertEquals(1, w2.get(30, TimeUnit.SECONDS).frames().size());
+    assertEquals(1, reader.query(vms.get(0), FrameQuery.all()).frames().size(), "room again once a wait ended");
+    w3.cancel(true);
+  }
+
+  @Test
   void serverDown_appendFailsWithinItsTimeoutInsteadOfHanging() throws Exception {
     NatsServer own = NatsServer.single(dir.resolve("own-" + System.nanoTime()));
     try {
@@ -194,13 +268,17 @@ class JetStreamTetherStoreTest {
       closeAfter.add(s);
       String vm = instance("down");
       s.append(vm, text("ok"));
+      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size()); // a read makes this host's view
       own.kill();
       long start = System.nanoTime();
       StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> s.append(vm, text("lost")));
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(tookMs < 15_000, "gave up after " + tookMs + " ms");
       assertTrue(e.getMessage().contains("Retry later"), e.getMessage());
-      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size(), "reads fall back to the local view");
+      assertEquals(1, s.query(vm, FrameQuery.all()).frames().size(),
+          "reads fall back to a local view that holds every frame this host acknowledged");
+      assertThrows(StoreUnavailableException.class, () -> s.query(instance("never-read"), FrameQuery.all()),
+          "an instance without a view cannot be answered: unavailable, not empty");
     } finally {
       own.close();
     }

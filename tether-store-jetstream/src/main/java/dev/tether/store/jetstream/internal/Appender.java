@@ -2,6 +2,7 @@ package dev.tether.store.jetstream.internal;
 
 import io.nats.client.JetStream;
 import io.nats.client.PublishOptions;
+import io.nats.client.impl.Headers;
 import io.nats.client.api.PublishAck;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -34,32 +35,38 @@ public final class Appender {
 
   /** The outcome: the seq, or the last failure when the deadline passed. */
   public CompletableFuture<Long> publish(String stream, String subject, byte[] body, String msgId, long deadlineNanos) {
+    return publish(stream, subject, null, body, msgId, deadlineNanos);
+  }
+
+  /** As {@link #publish(String, String, byte[], String, long)}, with message headers (null for none). */
+  public CompletableFuture<Long> publish(String stream, String subject, Headers headers, byte[] body, String msgId,
+      long deadlineNanos) {
     CompletableFuture<Long> result = new CompletableFuture<>();
     PublishOptions options = PublishOptions.builder()
         .messageId(msgId).expectedStream(stream).streamTimeout(attemptTimeout).build();
-    attempt(subject, body, options, deadlineNanos, result, 0);
+    attempt(subject, headers, body, options, deadlineNanos, result, 0);
     return result;
   }
 
-  private void attempt(String subject, byte[] body, PublishOptions options, long deadline,
+  private void attempt(String subject, Headers headers, byte[] body, PublishOptions options, long deadline,
       CompletableFuture<Long> result, int attempt) {
     CompletableFuture<PublishAck> ack;
     try {
-      ack = js.publishAsync(subject, null, body, options);
+      ack = js.publishAsync(subject, headers, body, options);
     } catch (RuntimeException e) {
-      retryOrFail(subject, body, options, deadline, result, attempt, e);
+      retryOrFail(subject, headers, body, options, deadline, result, attempt, e);
       return;
     }
     ack.orTimeout(attemptTimeout.toMillis() + 500, TimeUnit.MILLISECONDS).whenComplete((a, e) -> {
       if (e == null) {
         result.complete(a.getSeqno());
       } else {
-        retryOrFail(subject, body, options, deadline, result, attempt, e);
+        retryOrFail(subject, headers, body, options, deadline, result, attempt, e);
       }
     });
   }
 
-  private void retryOrFail(String subject, byte[] body, PublishOptions options, long deadline,
+  private void retryOrFail(String subject, Headers headers, byte[] body, PublishOptions options, long deadline,
       CompletableFuture<Long> result, int attempt, Throwable e) {
     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     long pauseMillis = Math.min(500, 50L << Math.min(attempt, 4));
@@ -70,7 +77,7 @@ public final class Appender {
       return;
     }
     try {
-      retries.schedule(() -> attempt(subject, body, options, deadline, result, attempt + 1), pauseMillis, TimeUnit.MILLISECONDS);
+      retries.schedule(() -> attempt(subject, headers, body, options, deadline, result, attempt + 1), pauseMillis, TimeUnit.MILLISECONDS);
     } catch (RuntimeException rejected) { // the store is closing
       result.completeExceptionally(cause);
     }

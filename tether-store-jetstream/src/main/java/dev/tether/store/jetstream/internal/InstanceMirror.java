@@ -52,21 +52,37 @@ public final class InstanceMirror {
   private final ReentrantLock lock = new ReentrantLock();
   private final TreeMap<Long, CompletableFuture<Void>> barriers = new TreeMap<>(); // guarded by lock
   private final Dispatcher dispatcher;
-  private volatile JetStreamSubscription subscription;
+  private final JetStream js;
+  private final String stream;
+  private final String subjects;
+  private final Duration heartbeat;
+  private final ReentrantLock subscribing = new ReentrantLock();
+  private volatile JetStreamSubscription subscription; // replaced under subscribing
+  private volatile boolean stopped;
+  private long subscribedNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1); // guarded by subscribing
+  private volatile long verifiedEpoch;
+  private volatile long lastUsedNanos = System.nanoTime();
 
-  private InstanceMirror(String instance, SequencedFrameIndex index, long floor, Dispatcher dispatcher) {
+  private InstanceMirror(String instance, SequencedFrameIndex index, long floor, Dispatcher dispatcher, JetStream js,
+      String stream, String subjects, Duration heartbeat, long epoch) {
     this.instance = instance;
     this.dispatcher = dispatcher;
     this.index = index;
     this.floor = floor;
+    this.js = js;
+    this.stream = stream;
+    this.subjects = subjects;
+    this.heartbeat = heartbeat;
+    this.verifiedEpoch = epoch;
   }
 
   /**
    * Starts a mirror of {@code stream} whose state was just read as {@code state}, and waits (at
-   * most {@code catchUp}) until it has the frames the stream held then.
+   * most {@code catchUp}) until it has the frames the stream held then. {@code epoch} is the
+   * connection's reconnect count when {@code state} was read.
    */
   public static InstanceMirror start(String instance, String stream, String subjects, StreamState state,
-      SequencedFrameIndex index, JetStream js, Dispatcher dispatcher, Duration heartbeat, Duration catchUp)
+      SequencedFrameIndex index, JetStream js, Dispatcher dispatcher, Duration heartbeat, Duration catchUp, long epoch)
       throws Exception {
     long floor = 0;
     if (state.getMsgCount() == 0) {
@@ -74,18 +90,93 @@ public final class InstanceMirror {
     } else {
       floor = state.getFirstSequence() - 1;
     }
-    InstanceMirror m = new InstanceMirror(instance, index, floor, dispatcher);
-    ConsumerConfiguration cc = ConsumerConfiguration.builder()
-        .deliverPolicy(DeliverPolicy.All)
-        .idleHeartbeat(heartbeat)
-        .build();
-    PushSubscribeOptions options = PushSubscribeOptions.builder().stream(stream).ordered(true).configuration(cc).build();
-    m.subscription = js.subscribe(subjects, dispatcher, m::onMessage, false, options);
+    InstanceMirror m = new InstanceMirror(instance, index, floor, dispatcher, js, stream, subjects, heartbeat, epoch);
+    m.subscription = m.subscribeFrom(0);
     if (!m.awaitSeq(state.getLastSequence(), catchUp)) {
       LOG.log(Level.WARNING, "instance {0}: the mirror did not reach seq {1} within {2}; serving what it has",
           instance, state.getLastSequence(), catchUp);
     }
     return m;
+  }
+
+  /** An ordered push consumer from {@code startSeq} (0: the whole stream) onto the dispatcher. */
+  private JetStreamSubscription subscribeFrom(long startSeq) throws Exception {
+    ConsumerConfiguration.Builder cc = ConsumerConfiguration.builder().idleHeartbeat(heartbeat);
+    if (startSeq <= 1) {
+      cc.deliverPolicy(DeliverPolicy.All);
+    } else {
+      cc.deliverPolicy(DeliverPolicy.ByStartSequence).startSequence(startSeq);
+    }
+    PushSubscribeOptions options = PushSubscribeOptions.builder().stream(stream).ordered(true).configuration(cc.build()).build();
+    return js.subscribe(subjects, dispatcher, this::onMessage, false, options);
+  }
+
+  /**
+   * Replaces the consumer with a new one that starts after the newest seq this view holds: what a
+   * read does when the view stopped advancing although the stream has more (the server holding
+   * the consumer died, or the connection moved to another node, and jnats has not noticed yet).
+   * Messages the old consumer still delivers are dropped as duplicates. A consumer the server
+   * cannot create now (a leader election) fails with the server's exception; the old one is
+   * gone then and the next read tries again. Does nothing when the consumer was made less than
+   * {@code minInterval} ago (by another reader of the same stuck view).
+   */
+  public void resubscribe(Duration minInterval) throws Exception {
+    subscribing.lock();
+    try {
+      if (stopped || System.nanoTime() - subscribedNanos < minInterval.toNanos()) {
+        return;
+      }
+      subscribedNanos = System.nanoTime();
+      JetStreamSubscription old = subscription;
+      if (old != null) {
+        try {
+          dispatcher.unsubscribe(old);
+        } catch (RuntimeException e) {
+          LOG.log(Level.DEBUG, "instance {0}: unsubscribe failed: {1}", instance, e.getMessage());
+        }
+        subscription = null;
+      }
+      LOG.log(Level.INFO, "instance {0}: the view stopped at seq {1}; consuming again from the next seq",
+          instance, index.lastSeq());
+      subscription = subscribeFrom(index.lastSeq() + 1);
+    } finally {
+      subscribing.unlock();
+    }
+  }
+
+  /** The connection's reconnect count when this view was last known to be caught up. */
+  public long verifiedEpoch() {
+    return verifiedEpoch;
+  }
+
+  /** Notes that the view was caught up with the stream while the connection had {@code epoch}. */
+  public void verified(long epoch) {
+    verifiedEpoch = Math.max(verifiedEpoch, epoch);
+  }
+
+  /** The newest seq this process appended and saw acknowledged (0 when none). */
+  public long ackedSeq() {
+    return acked.get();
+  }
+
+  /** Marks the view as used now (reads, waits and appends keep it from being released as idle). */
+  public void touch() {
+    lastUsedNanos = System.nanoTime();
+  }
+
+  /** Whether {@link #stop} ended this view (removed, released as idle, or the store closed). */
+  public boolean stopped() {
+    return stopped;
+  }
+
+  /** Whether nothing here needs the view: no wait pending, no subscription, unused since {@code idleNanos}. */
+  public boolean idle(long nowNanos, long idleNanos) {
+    return nowNanos - lastUsedNanos > idleNanos && index.pendingWaits() == 0 && index.openSubscriptions() == 0;
+  }
+
+  /** {@link System#nanoTime()} of the last {@link #touch()}. */
+  public long lastUsedNanos() {
+    return lastUsedNanos;
   }
 
   private void onMessage(Message msg) {
@@ -132,7 +223,8 @@ public final class InstanceMirror {
 
   /**
    * Waits until the index holds every seq up to {@code seq}, at most {@code timeout}; returns
-   * whether it got there. Returns at once on the dispatcher thread (it would wait for itself).
+   * whether it got there or the view was {@link #stop stopped} (callers check {@link #stopped()}).
+   * Returns at once on the dispatcher thread (it would wait for itself).
    */
   public boolean awaitSeq(long seq, Duration timeout) throws InterruptedException {
     if (index.lastSeq() >= seq) {
@@ -144,6 +236,9 @@ public final class InstanceMirror {
     CompletableFuture<Void> f;
     lock.lock();
     try {
+      if (stopped) {
+        return true; // stop() completes the barriers it finds under this lock; none would come later
+      }
       f = barriers.computeIfAbsent(seq, s -> new CompletableFuture<>());
     } finally {
       lock.unlock();
@@ -182,13 +277,20 @@ public final class InstanceMirror {
 
   /** Stops the consumer and ends the index's waits and subscriptions with {@code reason}. */
   public void stop(String reason) {
-    JetStreamSubscription s = subscription;
-    if (s != null) {
-      try {
-        dispatcher.unsubscribe(s);
-      } catch (RuntimeException e) {
-        LOG.log(Level.DEBUG, "instance {0}: unsubscribe failed: {1}", instance, e.getMessage());
+    subscribing.lock();
+    try {
+      stopped = true;
+      JetStreamSubscription s = subscription;
+      subscription = null;
+      if (s != null) {
+        try {
+          dispatcher.unsubscribe(s);
+        } catch (RuntimeException e) {
+          LOG.log(Level.DEBUG, "instance {0}: unsubscribe failed: {1}", instance, e.getMessage());
+        }
       }
+    } finally {
+      subscribing.unlock();
     }
     index.end(reason);
     lock.lock();

@@ -19,6 +19,7 @@ import java.util.HexFormat;
  */
 public final class Names {
   static final int MAX_ENCODED = 96;
+  /** Sessions go on {@code .s.}, frames without one on {@code .n}, transient deltas on {@code .d.<slot>}. */
 
   private final String prefix;
 
@@ -56,6 +57,38 @@ public final class Names {
   public String subject(String instance, SessionKey session) {
     String base = prefix + ".f." + token(instance);
     return session == null ? base + ".n" : base + ".s." + token(session.channel()) + "." + token(session.id());
+  }
+
+  /**
+   * The subject of a transient delta in slot {@code slot} of {@code instance}'s delta window. Deltas
+   * are published with a subject rollup, so each slot holds only its newest delta (see
+   * {@code StreamAdmin}); the frame's session is in its body, not in this subject.
+   */
+  public String deltaSubject(String instance, int slot) {
+    if (slot < 0) {
+      throw new IllegalArgumentException("slot must be >= 0 but was " + slot);
+    }
+    return prefix + ".f." + token(instance) + ".d." + slot;
+  }
+
+  /** The KV bucket of the shared instance registry and its watermarks. */
+  public String registryBucket() {
+    return prefix.toUpperCase(java.util.Locale.ROOT) + "_REGISTRY";
+  }
+
+  /** The registry key of an instance. */
+  public String registryKey(String instance) {
+    return "i." + token(instance);
+  }
+
+  /** The registry key of an instance's watermark on {@code channel}. */
+  public String watermarkKey(String instance, String channel) {
+    return "w." + token(instance) + "." + token(channel);
+  }
+
+  /** The KV filter matching every watermark key of an instance. */
+  public String watermarkKeys(String instance) {
+    return "w." + token(instance) + ".>";
   }
 
   /** The core NATS subject on which processes tell each other that an instance was removed. */

@@ -9,6 +9,7 @@ import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +24,21 @@ import java.util.function.BooleanSupplier;
  * {@link StoreUnavailableException}: callers wait or get a clear error, never hang. Thread-safe.
  */
 public final class StreamAdmin {
+  private static final System.Logger LOG = System.getLogger(StreamAdmin.class.getName());
   /** Per-message allowance for envelope, subject and headers in the stream's byte limit. */
   static final long MESSAGE_OVERHEAD_BYTES = 1024;
+  /**
+   * Transient deltas rotate over this many subjects, each rolled up to its newest delta, so a
+   * stream holds at most this many of them: a reader that falls a little behind still gets them.
+   */
+  public static final int DELTA_SLOTS = 32;
+  /**
+   * Bytes allowed per delta slot in the stream's byte limit. Deltas are a few words each; a
+   * window of deltas averaging more than this can push out stored frames under the byte cap.
+   * Kept small because JetStream reserves a stream's {@code MaxBytes} on every replica's server
+   * ({@code max_file_store}) when the stream is created.
+   */
+  static final long DELTA_SLOT_BYTES = 64 * 1024;
   private static final int STREAM_NOT_FOUND = 10059;
   private static final int STREAM_NAME_IN_USE = 10058;
 
@@ -65,37 +79,99 @@ public final class StreamAdmin {
   }
 
   /**
+   * The instance's stream, opened as {@link #reconcile} does; when it does not exist, created
+   * when {@code create}, else null.
+   */
+  public StreamInfo open(String instance, boolean create) {
+    StreamInfo info = info(instance);
+    if (info == null) {
+      return create ? create(instance) : null;
+    }
+    return reconcile(instance, info, config(names, instance, retention, replicas, maxPayload));
+  }
+
+  /**
    * Creates the instance's stream with the limits of the retention; when another host created it
-   * first (with the same or other settings) returns that one's info.
+   * first returns that one's info. A stream made by an older version of this store (no count
+   * bound, no rollup) is brought up to the current limits; one made by a host with other
+   * retention settings is used as it is, with a warning (every host of a cluster should use the
+   * same settings).
    */
   public StreamInfo create(String instance) {
-    long maxBytes = retention.maxBytes() > Long.MAX_VALUE / 2 ? -1
-        : retention.maxBytes() + retention.maxFrames() * MESSAGE_OVERHEAD_BYTES;
-    StreamConfiguration config = StreamConfiguration.builder()
-        .name(names.stream(instance))
-        .description("tether instance " + instance)
-        .subjects(names.streamSubjects(instance))
-        .storageType(StorageType.File)
-        .replicas(replicas)
-        .maxMessages(retention.deltasInRing() ? retention.maxFrames() : -1)
-        .maxBytes(maxBytes)
-        .discardPolicy(DiscardPolicy.Old)
-        .maxMsgSize(maxPayload)
-        .duplicateWindow(Duration.ofMinutes(2))
-        .build();
+    StreamConfiguration config = config(names, instance, retention, replicas, maxPayload);
     long deadline = System.nanoTime() + timeout.toNanos();
     for (int attempt = 0; ; attempt++) {
       try {
         return jsm.addStream(config);
       } catch (JetStreamApiException e) {
         if (e.getApiErrorCode() == STREAM_NAME_IN_USE) {
-          return info(instance);
+          return reconcile(instance, info(instance), config);
         }
         pauseOrGiveUp(instance, e, deadline, attempt);
       } catch (IOException e) {
         pauseOrGiveUp(instance, e, deadline, attempt);
       }
     }
+  }
+
+  /** Opens an existing stream: upgrades a legacy layout, warns about other settings. */
+  public StreamInfo reconcile(String instance, StreamInfo info, StreamConfiguration wanted) {
+    if (info == null) {
+      return null;
+    }
+    StreamConfiguration have = info.getConfiguration();
+    boolean legacy = have.getMaxMsgs() < 0 || (wanted.getAllowRollup() && !have.getAllowRollup());
+    boolean same = have.getMaxMsgs() == wanted.getMaxMsgs() && have.getMaxBytes() == wanted.getMaxBytes()
+        && have.getAllowRollup() == wanted.getAllowRollup();
+    if (same) {
+      return info;
+    }
+    if (!legacy) {
+      LOG.log(Level.WARNING, "instance {0}: its stream keeps MaxMsgs={1}, MaxBytes={2} (set by another host);"
+          + " this host would set {3} and {4}. Use the same retention on every host.",
+          instance, have.getMaxMsgs(), have.getMaxBytes(), wanted.getMaxMsgs(), wanted.getMaxBytes());
+      return info;
+    }
+    StreamConfiguration upgraded = StreamConfiguration.builder(have)
+        .maxMessages(wanted.getMaxMsgs()).maxBytes(wanted.getMaxBytes()).allowRollup(wanted.getAllowRollup()).build();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        LOG.log(Level.INFO, "instance {0}: bounding its stream to MaxMsgs={1}, MaxBytes={2}", instance,
+            wanted.getMaxMsgs(), wanted.getMaxBytes());
+        return jsm.updateStream(upgraded);
+      } catch (JetStreamApiException | IOException e) {
+        pauseOrGiveUp(instance, e, deadline, attempt);
+      }
+    }
+  }
+
+  /**
+   * The stream of one instance under {@code retention}; see the design comment of
+   * {@code JetStreamTetherStore} for why these limits bound it exactly.
+   */
+  public static StreamConfiguration config(Names names, String instance, Retention retention, int replicas,
+      long maxPayload) {
+    boolean transientDeltas = !retention.deltasInRing();
+    // One slot more than there are: the server applies MaxMsgs to a new delta before its rollup
+    // removes the slot's previous one, so for a moment a full window holds slots + 1 deltas.
+    int slots = transientDeltas ? DELTA_SLOTS + 1 : 0;
+    long maxMsgs = (long) retention.maxFrames() + slots;
+    long maxBytes = retention.maxBytes() > Long.MAX_VALUE / 4 ? -1
+        : retention.maxBytes() + maxMsgs * MESSAGE_OVERHEAD_BYTES + slots * Math.min(maxPayload, DELTA_SLOT_BYTES);
+    return StreamConfiguration.builder()
+        .name(names.stream(instance))
+        .description("tether instance " + instance)
+        .subjects(names.streamSubjects(instance))
+        .storageType(StorageType.File)
+        .replicas(replicas)
+        .maxMessages(maxMsgs)
+        .maxBytes(maxBytes)
+        .allowRollup(transientDeltas)
+        .discardPolicy(DiscardPolicy.Old)
+        .maxMsgSize(maxPayload)
+        .duplicateWindow(Duration.ofMinutes(2))
+        .build();
   }
 
   /** A JetStream call that may fail while a stream leader is elected or a server reconnects. */

@@ -130,6 +130,11 @@ public final class NatsServer implements AutoCloseable {
     return name;
   }
 
+  /** The server process's id, for measuring it (RSS in /proc). */
+  public long pid() {
+    return process.pid();
+  }
+
   public boolean running() {
     return process != null && process.isAlive();
   }
