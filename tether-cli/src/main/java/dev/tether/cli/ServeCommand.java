@@ -161,20 +161,30 @@ final class ServeCommand implements Callable<Integer> {
     TetherStore store = openStore(budget);
     long agentStart = store.lastSeq("default");
     TetherServer server;
+    JetStreamShared shared = null;
     try {
+      if (store instanceof JetStreamTetherStore js) {
+        // Every host on the same servers shares the registry, watermarks and blobs.
+        shared = JetStreamShared.open(js, budget.maxInstances());
+        builder.sharedRegistry(shared).sharedBlobs(shared);
+      }
       server = builder.store(store).start();
     } catch (IllegalArgumentException e) {
+      closeQuietly(shared);
       store.close();
       throw new UsageException(e.getMessage());
     } catch (IOException e) {
+      closeQuietly(shared);
       store.close();
       System.err.println("tether serve: " + e.getMessage());
       return 1;
     }
+    JetStreamShared sharedToClose = shared;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.err.println("tether serve: shutting down");
       server.close();
+      closeQuietly(sharedToClose);
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
@@ -189,6 +199,12 @@ final class ServeCommand implements Callable<Integer> {
     }
     stopped.await();
     return 0;
+  }
+
+  private static void closeQuietly(JetStreamShared shared) {
+    if (shared != null) {
+      shared.close();
+    }
   }
 
   /** The server's settings from the flags: where it listens, its token, instances, budgets, console. */
@@ -326,8 +342,12 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   private TetherStore openStore(MemoryBudget budget) throws IOException {
+    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes())
+        .deltasInRing(keepDeltas).build();
     if (nats != null) {
-      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats);
+      // The ring caps bound each instance's stream too (--ring-max-frames, --ring-max-bytes).
+      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).retention(retention)
+          .maxViews(budget.maxInstances());
       if (natsReplicas != null) {
         b.replicas(natsReplicas);
       }
@@ -342,8 +362,6 @@ final class ServeCommand implements Callable<Integer> {
       }
       return b.connect();
     }
-    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes())
-        .deltasInRing(keepDeltas).build();
     if (dataDir == null) {
       return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
           .maxInstances(budget.maxInstances()).build();

@@ -140,6 +140,8 @@ public final class TetherServer implements AutoCloseable {
     private boolean autoCreate;
     private final List<Path> workspaces = new ArrayList<>();
     private int maxInstances = 1024;
+    private SharedRegistry sharedRegistry;
+    private SharedBlobs sharedBlobs;
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
     private Bounds bounds = Bounds.defaults();
@@ -213,6 +215,24 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder workspaces(Path root) {
       this.workspaces.add(Objects.requireNonNull(root, "root"));
+      return this;
+    }
+
+    /**
+     * Keeps instances and watermarks in a registry shared with other servers (on the same store),
+     * instead of this server's own ({@link #registryFile} is then not used). Default: none.
+     */
+    public Builder sharedRegistry(SharedRegistry registry) {
+      this.sharedRegistry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * Finds and keeps blobs in storage shared with other servers as well as in the instance's
+     * workspace, so every server serves and accepts refs to them. Default: the workspace only.
+     */
+    public Builder sharedBlobs(SharedBlobs blobs) {
+      this.sharedBlobs = Objects.requireNonNull(blobs, "blobs");
       return this;
     }
 
@@ -345,7 +365,7 @@ public final class TetherServer implements AutoCloseable {
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
       Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, roots,
-          maxInstances, registryFile, autoCreate, List.copyOf(names), console));
+          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs));
       return new TetherServer(daemon, consoleBearer, bounds);
     }
 

@@ -78,12 +78,29 @@ public final class BlobFiles {
         throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": blob " + ref.key() + " changed size while being read");
       }
     }
+    verify(ref, bytes, limits);
+    return bytes;
+  }
+
+  /**
+   * Checks blob bytes from anywhere (a workspace, the shared blobs) as untrusted: within the
+   * per-image limit, of the declared size when there is one, hashing to the key, with the media
+   * type's signature.
+   */
+  static void verify(ImageRefs.Ref ref, byte[] bytes, Limits limits) {
+    int i = ref.index();
+    if (bytes.length > limits.maxImageBytes()) {
+      throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + bytes.length + " bytes, over the limit of " + limits.maxImageBytes());
+    }
+    if (ref.size() >= 0 && ref.size() != bytes.length) {
+      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
+          + " but blob " + ref.key() + " is " + bytes.length + " bytes");
+    }
     if (!ref.key().startsWith(sha256Hex(bytes))) {
       throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": the bytes of blob " + ref.key()
           + " do not hash to its name; store blobs under the SHA-256 of their bytes");
     }
-    Images.requireImage(ref.mediaType(), size, bytes, Math.min(bytes.length, 16), i, limits);
-    return bytes;
+    Images.requireImage(ref.mediaType(), bytes.length, bytes, Math.min(bytes.length, 16), i, limits);
   }
 
   private static void requireNotLink(Path dir, int index) throws IOException {

@@ -35,13 +35,8 @@ final class BlobRoutes {
         "Content-Type '" + bare + "' is not an image type this server stores; send image/png, image/jpeg, image/gif or image/webp"));
   }
 
-  static Reply upload(InstanceRegistry.Entry instance, MediaType type, byte[] buffer, int length, Limits limits) throws IOException {
-    if (Files.isSymbolicLink(instance.workspace().resolve(".aegis")) || Files.isSymbolicLink(BlobFiles.blobDir(instance.workspace()))) {
-      throw TetherException.of(ErrorCode.INVALID_BLOB_REF, "the blob directory of instance '" + instance.id()
-          + "' is a symbolic link; it must be a plain directory");
-    }
-    FileBlobStore blobs = FileBlobStore.builder(BlobFiles.blobDir(instance.workspace())).limits(limits).build();
-    BlobKey key = blobs.put(new ByteArrayInputStream(buffer, 0, length), type);
+  static Reply upload(Blobs blobs, InstanceRegistry.Entry instance, MediaType type, byte[] buffer, int length) throws IOException {
+    BlobKey key = blobs.put(instance, type, buffer, length);
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("blob", key.fileName());
     n.put("media_type", type.mimeType());
@@ -49,7 +44,7 @@ final class BlobRoutes {
     return Reply.json(200, n);
   }
 
-  static Reply download(InstanceRegistry.Entry instance, String key, Limits limits) throws IOException {
+  static Reply download(Blobs blobs, InstanceRegistry.Entry instance, String key) throws IOException {
     MediaType type = key.contains(".") ? MediaType.forExtension(key.substring(key.lastIndexOf('.') + 1)).orElse(null) : null;
     if (type == null || !ImageRefs.isKeyFor(key, type)) {
       return Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "no blob named '" + shorten(key)
@@ -57,7 +52,7 @@ final class BlobRoutes {
     }
     byte[] bytes;
     try {
-      bytes = BlobFiles.read(instance.workspace(), new ImageRefs.Ref(0, type, key, -1), limits);
+      bytes = blobs.read(instance, new ImageRefs.Ref(0, type, key, -1));
     } catch (TetherException e) {
       if (e.code() == ErrorCode.BLOB_NOT_FOUND) {
         return Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "instance '" + instance.id() + "' has no blob " + key));

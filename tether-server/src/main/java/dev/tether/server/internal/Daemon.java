@@ -49,6 +49,7 @@ public final class Daemon implements AutoCloseable {
   private final TetherHandler handler;
   private final TetherStore store;
   private final FrameValidator validator;
+  private final Blobs blobs;
   private final InstanceRegistry registry;
   private final AbstractConnector connector;
   private final ServerConnector consoleConnector; // null without a console
@@ -70,7 +71,7 @@ public final class Daemon implements AutoCloseable {
   }
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens) {
+      Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -106,7 +107,8 @@ public final class Daemon implements AutoCloseable {
     connector.setIdleTimeout(bounds.headerTimeout().toMillis());
     server.addConnector(connector);
     this.registry = registry;
-    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens);
+    this.blobs = blobs;
+    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs);
     if (console == null) {
       consoleConnector = null;
       server.setHandler(new GracefulHandler(handler));
@@ -140,14 +142,14 @@ public final class Daemon implements AutoCloseable {
   /** As {@link #start(HostAddress, TetherStore, String, int)}, validating ingress with {@code validator}'s limits. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads)
       throws IOException {
-    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
+    return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   /** As above, reading at most {@code ingressBytes} of request bodies at once (more: 503). */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes) throws IOException {
     return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes),
-        InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
+        InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   /**
@@ -157,14 +159,14 @@ public final class Daemon implements AutoCloseable {
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry) throws IOException {
     return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, null,
-        InstanceTokens.inMemory());
+        InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   /** As above, with the web console's listener as well when {@code console} is not null. */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       long ingressBytes, InstanceRegistry registry, Console console) throws IOException {
     return start(address, store, validator, token, maxThreads, OWNER_ONLY, Bounds.defaults().withIngressBytes(ingressBytes), registry, console,
-        InstanceTokens.inMemory());
+        InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   /**
@@ -182,11 +184,13 @@ public final class Daemon implements AutoCloseable {
    * @param autoCreate whether an unknown instance is registered on first use
    * @param instances instances registered at start
    * @param console the console's listener, or null
+   * @param sharedRegistry the registry shared with other servers, or null
+   * @param sharedBlobs the blobs shared with other servers, or null
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
-      Console console) {}
+      Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs) {}
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -196,14 +200,14 @@ public final class Daemon implements AutoCloseable {
    */
   public static Daemon start(Settings settings) throws IOException {
     InstanceRegistry registry = InstanceRegistry.open(settings.workspaceRoots(), settings.registryFile(), settings.autoCreate(),
-        settings.maxInstances());
+        settings.maxInstances(), settings.sharedRegistry());
     for (String name : settings.instances()) {
       registry.put(InstanceRegistry.requireId(name), null);
     }
     InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
-        OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens);
+        OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()));
   }
 
   /**
@@ -240,11 +244,12 @@ public final class Daemon implements AutoCloseable {
    */
   static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       SocketPermissions permissions) throws IOException {
-    return start(address, store, validator, token, maxThreads, permissions, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory());
+    return start(address, store, validator, token, maxThreads, permissions, Bounds.defaults(), InstanceRegistry.autoCreating(), null, InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
-      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens)
+      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
+      Blobs blobs)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -254,7 +259,7 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens);
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs);
     try {
       s.server.start();
     } catch (Exception e) {
@@ -293,7 +298,7 @@ public final class Daemon implements AutoCloseable {
 
   /** An in-process client of this daemon (see {@link LocalClient}). */
   public dev.tether.client.TetherClient localClient(boolean blobImages) {
-    return new LocalClient(store, registry, validator, blobImages);
+    return new LocalClient(store, registry, validator, blobs, blobImages);
   }
 
   TetherHandler handler() {

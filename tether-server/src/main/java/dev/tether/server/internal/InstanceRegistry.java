@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
+import dev.tether.server.SharedRegistry;
 
 /**
  * The instances a {@code tether serve} knows, each with its workspace directory and its
@@ -39,6 +40,11 @@ import java.util.regex.Pattern;
  * <p>Bounded: at most {@code maxInstances} instances (past it {@code TOO_MANY_INSTANCES}) and
  * {@value #MAX_WATERMARKS} watermark channels per instance, each named by {@link #CHANNEL}.
  * Workspaces are confined by {@link WorkspaceRoots}, and no two instances share one.
+ *
+ * <p>With a {@link SharedRegistry} (servers sharing one store), instances and watermarks live
+ * there, so every server sees every registration and deletion: this registry then keeps no file
+ * and no map of its own, and an instance's workspace on this server is the one it was registered
+ * with when this server has that directory, else this server's default for the id.
  *
  * <p>With {@code autoCreate}, {@link #require} registers an unknown id with its default workspace
  * (the behaviour before the registry existed). Thread-safe.
@@ -83,12 +89,14 @@ final class InstanceRegistry {
   private final Path file; // null: in memory only
   private final boolean autoCreate;
   private final int maxInstances;
+  private final SharedRegistry shared; // null: this server's own registry
 
-  private InstanceRegistry(WorkspaceRoots roots, Path file, boolean autoCreate, int maxInstances) {
+  private InstanceRegistry(WorkspaceRoots roots, Path file, boolean autoCreate, int maxInstances, SharedRegistry shared) {
     this.roots = roots;
-    this.file = file;
+    this.file = shared == null ? file : null;
     this.autoCreate = autoCreate;
     this.maxInstances = maxInstances;
+    this.shared = shared;
   }
 
   /**
@@ -109,6 +117,12 @@ final class InstanceRegistry {
    * @throws IOException when the file exists but cannot be read
    */
   static InstanceRegistry open(List<Path> workspaceRoots, Path file, boolean autoCreate, int maxInstances) throws IOException {
+    return open(workspaceRoots, file, autoCreate, maxInstances, null);
+  }
+
+  /** As above; with {@code shared}, instances and watermarks live there (and {@code file} is not used). */
+  static InstanceRegistry open(List<Path> workspaceRoots, Path file, boolean autoCreate, int maxInstances, SharedRegistry shared)
+      throws IOException {
     if (maxInstances < 1) {
       throw new IllegalArgumentException("maxInstances must be >= 1 but was " + maxInstances);
     }
@@ -116,8 +130,8 @@ final class InstanceRegistry {
       Files.createDirectories(file.toAbsolutePath().getParent(),
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
-    InstanceRegistry r = new InstanceRegistry(WorkspaceRoots.of(workspaceRoots), file, autoCreate, maxInstances);
-    if (file != null && Files.exists(file)) {
+    InstanceRegistry r = new InstanceRegistry(WorkspaceRoots.of(workspaceRoots), file, autoCreate, maxInstances, shared);
+    if (shared == null && file != null && Files.exists(file)) {
       r.load();
     }
     return r;
@@ -150,6 +164,9 @@ final class InstanceRegistry {
   }
 
   Optional<Entry> find(String id) {
+    if (shared != null) {
+      return shared.get(id).map(this::local);
+    }
     lock.lock();
     try {
       return Optional.ofNullable(entries.get(id));
@@ -193,6 +210,19 @@ final class InstanceRegistry {
    */
   Put put(String id, Path workspace) throws IOException {
     requireId(id);
+    if (shared != null) {
+      Optional<SharedRegistry.Instance> existing = shared.get(id);
+      if (existing.isPresent()) {
+        Entry e = local(existing.get());
+        if (workspace != null && !sameWorkspace(e.workspace(), workspace)) {
+          throw new IllegalStateException("instance '" + id + "' exists with another workspace; delete it first to move it");
+        }
+        return new Put(e, false);
+      }
+      Path ws = workspace == null ? roots.defaultFor(id) : roots.confine(workspace);
+      SharedRegistry.Created c = shared.create(id, ws.toString());
+      return new Put(local(c.instance()), c.created());
+    }
     lock.lock();
     try {
       Entry old = entries.get(id);
@@ -222,6 +252,32 @@ final class InstanceRegistry {
     }
   }
 
+  /**
+   * A shared instance on this server: its registered workspace when this server has that
+   * directory (a plain one, inside a root), else this server's default for the id.
+   */
+  private Entry local(SharedRegistry.Instance i) {
+    Path ws = null;
+    if (i.workspace() != null) {
+      try {
+        Path p = Path.of(i.workspace());
+        if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          ws = roots.confine(p);
+        }
+      } catch (IOException | RuntimeException e) {
+        ws = null; // not usable here: the default below
+      }
+    }
+    if (ws == null) {
+      try {
+        ws = roots.defaultFor(i.id());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return new Entry(i.id(), ws, i.createdAt());
+  }
+
   /** Whether a requested workspace names {@code existing} (as given, or as its root rebases it). */
   private boolean sameWorkspace(Path existing, Path requested) {
     if (!requested.isAbsolute()) {
@@ -240,6 +296,9 @@ final class InstanceRegistry {
 
   /** Forgets an instance and its watermarks (its workspace stays on disk); false when unknown. */
   boolean remove(String id) throws IOException {
+    if (shared != null) {
+      return shared.delete(id);
+    }
     lock.lock();
     try {
       if (entries.remove(id) == null) {
@@ -258,6 +317,13 @@ final class InstanceRegistry {
 
   /** Every registered instance, in registration order. */
   List<Entry> list() {
+    if (shared != null) {
+      List<Entry> all = new ArrayList<>();
+      for (SharedRegistry.Instance i : shared.list()) {
+        all.add(local(i));
+      }
+      return List.copyOf(all);
+    }
     lock.lock();
     try {
       return List.copyOf(entries.values());
@@ -268,6 +334,9 @@ final class InstanceRegistry {
 
   /** The watermark of {@code channel} on a known instance, 0 when never set. */
   long watermark(String id, String channel) {
+    if (shared != null) {
+      return shared.watermark(id, channel);
+    }
     lock.lock();
     try {
       Map<String, Long> m = watermarks.get(id);
@@ -286,6 +355,13 @@ final class InstanceRegistry {
       throw new IllegalArgumentException("seq must be >= 0 but was " + seq);
     }
     requireChannel(channel);
+    if (shared != null) {
+      if (shared.get(id).isEmpty()) {
+        throw notFound(id);
+      }
+      shared.setWatermark(id, channel, seq);
+      return;
+    }
     lock.lock();
     try {
       if (!entries.containsKey(id)) {

@@ -27,16 +27,18 @@ final class LocalClient implements TetherClient {
   private final InstanceRegistry registry;
   private final FrameValidator validator;
   private final boolean blobImages;
+  private final Blobs blobs;
   private final StoreTetherClient delegate;
 
-  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, boolean blobImages) {
+  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs, boolean blobImages) {
     this.registry = registry;
     this.validator = validator;
     this.blobImages = blobImages;
+    this.blobs = blobs;
     this.delegate = StoreTetherClient.builder(store)
         .knownInstances(this::known)
         .validator(validator)
-        .blobs((instance, ref) -> BlobFiles.read(registry.require(instance).workspace(), ref, validator.limits()))
+        .blobs((instance, ref) -> blobs.read(registry.require(instance), ref))
         .build();
   }
 
@@ -57,8 +59,7 @@ final class LocalClient implements TetherClient {
     try {
       validator.validate(frame);
       InstanceRegistry.Entry entry = registry.require(instance);
-      FileBlobStore blobs = FileBlobStore.builder(BlobFiles.blobDir(entry.workspace())).limits(validator.limits()).build();
-      Frame refs = ImageRefs.toRefs(frame, (bytes, type) -> blobs.put(new ByteArrayInputStream(bytes), type).fileName());
+      Frame refs = ImageRefs.toRefs(frame, (bytes, type) -> this.blobs.put(entry, type, bytes, bytes.length).fileName());
       return delegate.send(instance, refs);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(TetherException.of(ErrorCode.INTERNAL, "cannot store the frame's images: " + e.getMessage()));

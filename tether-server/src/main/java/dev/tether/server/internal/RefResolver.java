@@ -17,15 +17,15 @@ final class RefResolver {
   }
 
   /**
-   * {@code frame} with its refs inline, or as stored when it has none, the workspace is unknown, or
+   * {@code frame} with its refs inline, or as stored when it has none, the instance is unknown, or
    * a blob cannot be read (gone since, say): a stream reader then sees the ref it can fetch itself.
    */
-  static Frame inlineOrAsStored(Frame frame, Path workspace, Limits limits) {
-    if (workspace == null) {
+  static Frame inlineOrAsStored(Frame frame, InstanceRegistry.Entry instance, Blobs blobs) {
+    if (instance == null) {
       return frame;
     }
     try {
-      return ImageRefs.inline(frame, workspace(workspace, limits));
+      return ImageRefs.inline(frame, ref -> blobs.read(instance, ref));
     } catch (TetherException | IOException e) {
       return frame;
     }

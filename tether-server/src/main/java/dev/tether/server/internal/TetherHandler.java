@@ -61,6 +61,7 @@ final class TetherHandler extends Handler.Abstract {
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private final InstanceTokens tokens;
+  private final Blobs blobs;
   private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
@@ -70,12 +71,13 @@ final class TetherHandler extends Handler.Abstract {
   private volatile Executor executor = Runnable::run;
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
-    this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory());
+    this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
   }
 
   /** As above, within {@code bounds} (see {@link ByteBudget} and {@link WaitSlots}). */
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
-      InstanceTokens instanceTokens) {
+      InstanceTokens instanceTokens, Blobs blobs) {
+    this.blobs = blobs;
     this.tokens = instanceTokens;
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
@@ -201,7 +203,7 @@ final class TetherHandler extends Handler.Abstract {
       }
       if (action != null && !action.isEmpty()) {
         return "GET".equals(method)
-            ? replyIo(response, callback, () -> BlobRoutes.download(entry, action, validator.limits()))
+            ? replyIo(response, callback, () -> BlobRoutes.download(blobs, entry, action))
             : notAllowed(response, callback, "GET");
       }
       return noSuchEndpoint(response, callback, path);
@@ -340,7 +342,7 @@ final class TetherHandler extends Handler.Abstract {
           }
           return;
         }
-        reply(response, callback, BlobRoutes.upload(entry, type, body.buffer(), body.length(), validator.limits()));
+        reply(response, callback, BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
       } catch (Throwable e) {
         fail(response, callback, e);
       } finally {
@@ -518,7 +520,7 @@ final class TetherHandler extends Handler.Abstract {
       return;
     }
     java.util.function.UnaryOperator<Frame> view = "inline".equals(images)
-        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).map(InstanceRegistry.Entry::workspace).orElse(null), validator.limits())
+        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs)
         : java.util.function.UnaryOperator.identity();
     if (!slots.tryAcquire(instance)) {
       busy(response, callback, tooManyWaits(instance));
@@ -569,7 +571,7 @@ final class TetherHandler extends Handler.Abstract {
     List<dev.tether.api.ImageRefs.Ref> refs = dev.tether.api.ImageRefs.refs(frame);
     long total = 0;
     for (dev.tether.api.ImageRefs.Ref ref : refs) {
-      total += BlobFiles.read(entry.workspace(), ref, validator.limits()).length;
+      total += blobs.readForIngress(entry, ref).length;
     }
     if (total > validator.limits().maxFrameImageBytes()) {
       throw TetherException.of(dev.tether.api.ErrorCode.FRAME_IMAGES_TOO_LARGE, "the blobs this frame names add up to " + total

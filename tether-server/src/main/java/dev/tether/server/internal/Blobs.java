@@ -1,0 +1,86 @@
+package dev.tether.server.internal;
+
+import dev.tether.api.ErrorCode;
+import dev.tether.api.ImageRefs;
+import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
+import dev.tether.api.TetherException;
+import dev.tether.server.SharedBlobs;
+import dev.tether.sessions.BlobKey;
+import dev.tether.sessions.FileBlobStore;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Where the server finds and keeps an instance's blobs: the instance's workspace
+ * ({@code .aegis/blobs}, the reference clients' layout), and, when several servers share a store,
+ * the {@link SharedBlobs} as well, so that every server can serve and accept a ref any of them
+ * took. A read tries the workspace first, then the shared blobs; every byte read from either is
+ * checked ({@link BlobFiles#verify}). Thread-safe.
+ */
+final class Blobs {
+  private final SharedBlobs shared; // null: one server, workspace only
+  private final Limits limits;
+
+  Blobs(SharedBlobs shared, Limits limits) {
+    this.shared = shared;
+    this.limits = limits;
+  }
+
+  /** The checked bytes of {@code ref} of {@code entry}; {@code BLOB_NOT_FOUND} when neither place has it. */
+  byte[] read(InstanceRegistry.Entry entry, ImageRefs.Ref ref) throws IOException {
+    try {
+      return BlobFiles.read(entry.workspace(), ref, limits);
+    } catch (TetherException e) {
+      if (shared == null || e.code() != ErrorCode.BLOB_NOT_FOUND) {
+        throw e;
+      }
+      Optional<byte[]> bytes = shared.read(entry.id(), ref.key());
+      if (bytes.isEmpty()) {
+        throw e;
+      }
+      BlobFiles.verify(ref, bytes.get(), limits);
+      return bytes.get();
+    }
+  }
+
+  /**
+   * As {@link #read}, for a frame being accepted: a blob that only this server's workspace has (a
+   * reference client wrote it there) is copied into the shared blobs, so other servers can read it.
+   */
+  byte[] readForIngress(InstanceRegistry.Entry entry, ImageRefs.Ref ref) throws IOException {
+    if (shared == null) {
+      return read(entry, ref);
+    }
+    byte[] local;
+    try {
+      local = BlobFiles.read(entry.workspace(), ref, limits);
+    } catch (TetherException e) {
+      if (e.code() != ErrorCode.BLOB_NOT_FOUND) {
+        throw e;
+      }
+      return read(entry, ref);
+    }
+    if (shared.read(entry.id(), ref.key()).isEmpty()) {
+      shared.put(entry.id(), ref.key(), local);
+    }
+    return local;
+  }
+
+  /** Stores an uploaded image (checked like any image) in the workspace and the shared blobs; its key. */
+  BlobKey put(InstanceRegistry.Entry entry, MediaType type, byte[] buffer, int length) throws IOException {
+    if (Files.isSymbolicLink(entry.workspace().resolve(".aegis")) || Files.isSymbolicLink(BlobFiles.blobDir(entry.workspace()))) {
+      throw TetherException.of(ErrorCode.INVALID_BLOB_REF, "the blob directory of instance '" + entry.id()
+          + "' is a symbolic link; it must be a plain directory");
+    }
+    FileBlobStore store = FileBlobStore.builder(BlobFiles.blobDir(entry.workspace())).limits(limits).build();
+    BlobKey key = store.put(new ByteArrayInputStream(buffer, 0, length), type);
+    if (shared != null) {
+      shared.put(entry.id(), key.fileName(), Arrays.copyOf(buffer, length));
+    }
+    return key;
+  }
+}
