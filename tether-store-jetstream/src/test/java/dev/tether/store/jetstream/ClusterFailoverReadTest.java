@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * No stale reads after failover (issue 21): two hosts on separate connections to a 3-node
  * cluster, 7 frames appended on A, SIGKILL of the node A is connected to, 1 more on A, 10
  * alternating on A and B; a full read on A and on B returns all 18 in order. Each of the three
- * nodes is A's node (and killed) once. A read may fail with {@link StoreUnavailableException}
+ * nodes is A's node (and killed) once. Both hosts read before the kill, so their views exist then
+ * (their consumers possibly on the killed node). A read may fail with {@link StoreUnavailableException}
  * while the view catches up (HTTP 503, the client retries); it must never answer with fewer.
  */
 @Tag("cluster")
@@ -122,6 +123,10 @@ class ClusterFailoverReadTest {
       for (int i = 0; i < 7; i++) {
         append(a, vm, i);
       }
+      // Both hosts serve reads before the failure, so each has a view whose consumer may sit on
+      // the node about to die (appends alone make no view): the stale case the issue saw.
+      assertEquals(7, readAll(a, vm).size());
+      assertEquals(7, readAll(b, vm).size());
       NatsServer victim = nodeAt(a.connection().getConnectedUrl());
       assertEquals(home, victim, "A is connected to node " + home.name());
       victim.kill();
