@@ -1,8 +1,10 @@
-/** Three programs that use tether-java as any other service would: as named modules. */
+/** Four programs that use tether-java as any other service would: as named modules. */
 module dev.tether.examples {
   requires dev.tether.store;
   requires dev.tether.llm;
   requires dev.tether.images;
   requires dev.tether.server;
   requires dev.tether.client.http;
+  requires dev.tether.telegram;
+  requires jdk.httpserver;
 }
