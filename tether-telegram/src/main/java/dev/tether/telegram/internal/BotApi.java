@@ -170,7 +170,8 @@ public final class BotApi {
     HttpRequest request = HttpRequest.newBuilder(methodUri(upload.method()))
         .timeout(requestTimeout.multipliedBy(4))
         .header("Content-Type", upload.contentType())
-        .POST(HttpRequest.BodyPublishers.ofByteArray(upload.body().bytes()))
+        .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofByteArrays(upload.body().pieces()),
+            upload.body().length()))
         .build();
     return JSON.treeToValue(result(upload.method(), send(request, upload.method(), HttpResponse.BodyHandlers.ofInputStream())),
         BotTypes.Sent.class);
