@@ -122,40 +122,64 @@ final class SessionLineCodec {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new SessionLineException("not a JSON object");
       }
-      Role role = null;
-      Instant ts = Instant.EPOCH;
-      String user = null;
-      List<SessionPart> parts = null;
-      int seen = 0;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        switch (field) {
-          case "role" -> {
-            seen = once(seen, 1, field);
-            role = role(text(p, value, "role"));
-          }
-          case "ts" -> {
-            seen = once(seen, 2, field);
-            ts = instant(text(p, value, "ts"));
-          }
-          case "user" -> {
-            seen = once(seen, 4, field);
-            user = text(p, value, "user");
-          }
-          case "content" -> {
-            seen = once(seen, 8, field);
-            parts = parts(p, value, false, reading);
-          }
-          default -> {
-            reading.unchecked = true;
-            p.skipChildren();
-          }
-        }
-      }
+      TurnFields fields = fields(p, reading);
       if (p.nextToken() != null) {
         throw new SessionLineException("content after the turn object");
       }
+      return fields.turn();
+    } catch (IOException e) {
+      throw new SessionLineException("not valid JSON: " + firstLine(e.getMessage()), e);
+    } catch (IllegalArgumentException | dev.tether.api.TetherException e) {
+      throw new SessionLineException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads the turns of consecutive lines in {@code bytes[from, to)} ({@code to} just after a
+   * newline) with one parser, instead of one parser per line, which costs more than the line's
+   * own parse. Only lines that are exactly one turn object, followed by nothing but whitespace
+   * before the newline and at most {@code maxLineBytes} long, are read here; at the first line
+   * that is anything else (blank, too long, not a turn, more than one value, not JSON) this stops
+   * and returns where that line starts, so that the line-by-line reading takes over there and
+   * reports it. The turns read are added to {@code into}.
+   */
+  static int readRun(byte[] bytes, int from, int to, int maxLineBytes, List<SessionTurn> into) {
+    int lineStart = from;
+    try (JsonParser p = READER.createParser(bytes, from, to - from)) {
+      while (lineStart < to) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return lineStart;
+        }
+        int start = from + (int) p.currentTokenLocation().getByteOffset();
+        for (int i = lineStart; i < start; i++) {
+          if (bytes[i] == '\n') {
+            return lineStart; // a blank line: its own reading counts and skips it
+          }
+        }
+        Reading reading = new Reading();
+        TurnFields fields = fields(p, reading);
+        int newline = from + (int) p.currentLocation().getByteOffset();
+        while (bytes[newline] == ' ' || bytes[newline] == '\t' || bytes[newline] == '\r') {
+          newline++;
+        }
+        if (bytes[newline] != '\n' || newline - lineStart > maxLineBytes) {
+          return lineStart;
+        }
+        if (reading.unchecked) {
+          requireNoDuplicates(bytes, lineStart, newline - lineStart);
+        }
+        into.add(fields.turn());
+        lineStart = newline + 1;
+      }
+    } catch (IOException | SessionLineException | IllegalArgumentException | dev.tether.api.TetherException e) {
+      // the line-by-line reading takes over at this line and reports what is wrong with it
+    }
+    return lineStart;
+  }
+
+  /** The fields of one turn object as read, before the checks that need all of them. */
+  private record TurnFields(Role role, Instant ts, String user, List<SessionPart> parts) {
+    SessionTurn turn() throws SessionLineException {
       if (role == null) {
         throw new SessionLineException("no role");
       }
@@ -163,11 +187,43 @@ final class SessionLineCodec {
         throw new SessionLineException("no content");
       }
       return new SessionTurn(role, ts, Optional.ofNullable(user), parts);
-    } catch (IOException e) {
-      throw new SessionLineException("not valid JSON: " + firstLine(e.getMessage()), e);
-    } catch (IllegalArgumentException | dev.tether.api.TetherException e) {
-      throw new SessionLineException(e.getMessage(), e);
     }
+  }
+
+  /** The turn object's fields, the parser on its START_OBJECT; it ends on the END_OBJECT. */
+  private static TurnFields fields(JsonParser p, Reading reading) throws IOException, SessionLineException {
+    Role role = null;
+    Instant ts = Instant.EPOCH;
+    String user = null;
+    List<SessionPart> parts = null;
+    int seen = 0;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "role" -> {
+          seen = once(seen, 1, field);
+          role = role(text(p, value, "role"));
+        }
+        case "ts" -> {
+          seen = once(seen, 2, field);
+          ts = instant(text(p, value, "ts"));
+        }
+        case "user" -> {
+          seen = once(seen, 4, field);
+          user = text(p, value, "user");
+        }
+        case "content" -> {
+          seen = once(seen, 8, field);
+          parts = parts(p, value, false, reading);
+        }
+        default -> {
+          reading.unchecked = true;
+          p.skipChildren();
+        }
+      }
+    }
+    return new TurnFields(role, ts, user, parts);
   }
 
   /** {@code seen} with {@code bit} set; a field read twice is the strict factory's duplicate error. */
