@@ -90,4 +90,13 @@ public class TelegramPhotoBenchmark {
     }
     return out;
   }
+
+  /**
+   * Not a floor: the payload's typed view alone (tether-api's {@code Frame.payloadView}), which
+   * this path reads the images from, to show what it costs of the path.
+   */
+  @Benchmark
+  public Object payloadViewOnly() {
+    return frame.payloadView();
+  }
 }
