@@ -57,7 +57,8 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
    *
    * <p>Each frame's payload is read in place, from the bytes it already is: the images array is
    * rewritten into a small stubbed payload, and each image's base64 becomes its item's String in
-   * one copy from those bytes (no parser buffer, no char array in between). The JSON text is then
+   * one Latin-1 copy from those bytes (no parser buffer, no char array in between) once a
+   * word-at-a-time scan has found its end and that it holds no escape. The JSON text is then
    * the frame with that small payload, so the megabytes of base64 are never written out and
    * parsed again.
    */
@@ -104,7 +105,8 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     try (JsonParser p = McpFrameJson.FACTORY.createParser(bytes, base, payload.size());
         JsonGenerator g = McpFrameJson.FACTORY.createGenerator(out)) {
       p.nextToken();
-      McpFrameJson.copyPayload(p, g, (parser, gen) -> stubImage(parser, gen, bytes, base, content));
+      int limit = base + payload.size();
+      McpFrameJson.copyPayload(p, g, (parser, gen) -> stubImage(parser, gen, bytes, base, limit, content));
     }
   }
 
@@ -113,7 +115,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
    * bytes the reader could not fetch ({@code {"media_type","blob","size"}}) stays as it is, so the
    * model sees which blob is missing instead of the whole read failing.
    */
-  private static void stubImage(JsonParser p, JsonGenerator g, byte[] bytes, int base, List<McpContent> content)
+  private static void stubImage(JsonParser p, JsonGenerator g, byte[] bytes, int base, int limit, List<McpContent> content)
       throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       g.copyCurrentStructure(p);
@@ -128,7 +130,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if ("data".equals(name) && value == JsonToken.VALUE_STRING) {
-        data = RawStrings.text(p, bytes, base);
+        data = RawStrings.text(p, bytes, base, limit);
         token = p.currentToken(); // RawStrings moved on to the token after the string
         continue;
       }

@@ -2,6 +2,9 @@ package dev.tether.llm;
 
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,33 +13,52 @@ import java.nio.charset.StandardCharsets;
  * Stateless.
  */
 final class RawStrings {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long QUOTES = ONES * '"';
+  private static final long BACKSLASHES = ONES * '\\';
+
   private RawStrings() {}
 
   /**
    * The text of the string value the parser stands on, which must be a parser created over
-   * {@code bytes} from {@code base}; the parser is moved on to the next token. Plain ASCII without
-   * escapes (all that base64 can be) is one copy from {@code bytes}; anything else is read by the
-   * parser again from its own bytes, so the result is always the string's JSON text.
+   * {@code bytes[base, limit)}; the parser is moved on to the next token. Plain ASCII without
+   * escapes (all that base64 can be) is one Latin-1 copy from {@code bytes}; anything else is the
+   * parser's own text, so the result is always the string's JSON text.
    */
-  static String text(JsonParser p, byte[] bytes, int base) throws IOException {
-    int quote = base + (int) p.currentTokenLocation().getByteOffset();
-    // The parser's skip over the string is the one pass that finds its end.
-    p.nextToken();
-    int end = base + (int) p.currentTokenLocation().getByteOffset();
-    while (bytes[end - 1] != '"') {
-      end--; // back over the whitespace and comma before the next token
+  static String text(JsonParser p, byte[] bytes, int base, int limit) throws IOException {
+    int start = base + (int) p.currentTokenLocation().getByteOffset() + 1;
+    int end = plainEnd(bytes, start, limit);
+    String s = end < limit && bytes[end] == '"'
+        ? new String(bytes, start, end - start, StandardCharsets.ISO_8859_1)
+        : p.getText();
+    p.nextToken(); // the parser skips the string (and rejects what JSON does not allow in one)
+    return s;
+  }
+
+  /**
+   * The index of the first byte in {@code bytes[from, limit)} that is a quote, a backslash or
+   * above 0x7F, or {@code limit}: eight bytes per step, since the string can be megabytes long.
+   */
+  static int plainEnd(byte[] bytes, int from, int limit) {
+    int i = from;
+    for (; i + 8 <= limit; i += 8) {
+      long x = (long) LONGS.get(bytes, i);
+      long quote = x ^ QUOTES;
+      long backslash = x ^ BACKSLASHES;
+      // a zero byte in quote or backslash, or a high bit in x (the classic has-zero-byte test)
+      long hit = ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | x) & HIGHS;
+      if (hit != 0) {
+        break;
+      }
     }
-    int start = quote + 1;
-    int length = end - 1 - start;
-    // US-ASCII copies with a vectorized check for bytes above 0x7F and replaces them with U+FFFD,
-    // which a Latin-1 String cannot hold: so indexOf finds it only when there was one.
-    String s = new String(bytes, start, length, StandardCharsets.US_ASCII);
-    if (s.indexOf('\\') < 0 && s.indexOf('\uFFFD') < 0) {
-      return s;
+    for (; i < limit; i++) {
+      byte b = bytes[i];
+      if (b == '"' || b == '\\' || b < 0) {
+        return i;
+      }
     }
-    try (JsonParser again = McpFrameJson.FACTORY.createParser(bytes, quote, length + 2)) {
-      again.nextToken();
-      return again.getText();
-    }
+    return limit;
   }
 }
