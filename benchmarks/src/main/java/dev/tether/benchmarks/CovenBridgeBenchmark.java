@@ -2,6 +2,7 @@ package dev.tether.benchmarks;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.tether.api.Frame;
 import dev.tether.api.Frames;
 import dev.tether.api.MediaType;
@@ -10,6 +11,7 @@ import dev.tether.coven.internal.ReplyTranslator;
 import dev.tether.coven.internal.UserMessageTranslator;
 import dev.tether.coven.internal.proto.AgentMessage;
 import dev.tether.coven.internal.proto.FileAttachment;
+import dev.tether.coven.internal.proto.FileData;
 import dev.tether.coven.internal.proto.MessageResponse;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.coven.internal.proto.ServerMessage;
@@ -17,6 +19,9 @@ import dev.tether.images.FrameValidator;
 import dev.tether.images.Images;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -32,19 +37,22 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The coven bridge's two heavy paths, each beside a plain protobuf parse of the same bytes in the
- * same run:
+ * The coven bridge's two heavy paths, each beside a plain protobuf parse of the same bytes and its
+ * floor (what the bytes force) in the same run:
  *
  * <ul>
  *   <li>{@code sendMessageToFrame}: the gateway's {@code SendMessage} with four 5 MiB PNG
  *       attachments (20,971,620 bytes on the wire) parsed from its bytes and turned into the
  *       validated tether {@code user.message} (base64 of every image, the checks, the payload
  *       JSON); baseline {@code sendMessageParseOnly}: {@code ServerMessage.parseFrom} of the same
- *       bytes.
+ *       bytes; floor {@code sendMessageFloor}: that parse plus the JDK encoder's base64 of the four
+ *       attachments into one array.
  *   <li>{@code doneToFileData}: the agent's {@code assistant.done} with one 1 MiB PNG turned into
  *       the coven events (validation again, base64 decode, {@code FileData}, {@code Done}) and
  *       serialised as gRPC would send them; baseline {@code fileDataParseOnly}:
- *       {@code AgentMessage.parseFrom} of those bytes.
+ *       {@code AgentMessage.parseFrom} of those bytes; floor {@code doneFloor}: the validator's check
+ *       of the frame, the JDK decoder's decode of the image's base64 (found once in set-up) and
+ *       the same serialisation of a {@code file} event holding those bytes.
  * </ul>
  *
  * <pre>
@@ -67,6 +75,7 @@ public class CovenBridgeBenchmark {
   byte[] sendWire;
   Frame done;
   byte[] fileDataWire;
+  BenchImages.Span doneImage;
 
   @Setup
   public void setUp() throws IOException {
@@ -81,6 +90,10 @@ public class CovenBridgeBenchmark {
     done = Frames.assistantDone(new SessionKey("coven", "thread-1"), "host-1", "Here is the chart.",
         List.of(Images.fromBytes(png(random, ANSWER_IMAGE_BYTES), MediaType.PNG)));
     fileDataWire = responsesWire(done);
+    doneImage = BenchImages.dataSpans(done.payload()).get(0);
+    if (sendMessageFloor().length != sendMessageToFrame().payloadView().images().stream().mapToInt(i -> i.data().length()).sum()) {
+      throw new IllegalStateException("the floor encodes a different number of bytes");
+    }
     if (sendMessageToFrame().payloadView().images().size() != 4) {
       throw new IllegalStateException("the bridge lost an image");
     }
@@ -112,6 +125,45 @@ public class CovenBridgeBenchmark {
   @Benchmark
   public ServerMessage sendMessageParseOnly() throws InvalidProtocolBufferException {
     return ServerMessage.parseFrom(sendWire);
+  }
+
+  /** Input bytes per encoder call: a multiple of 3, so the chunks' base64 joins without padding. */
+  private static final int CHUNK = 3 * 16 * 1024;
+
+  @Benchmark
+  public byte[] sendMessageFloor() throws InvalidProtocolBufferException {
+    SendMessage message = ServerMessage.parseFrom(sendWire).getSendMessage();
+    long total = 0;
+    for (FileAttachment a : message.getAttachmentsList()) {
+      total += 4L * ((a.getData().size() + 2) / 3);
+    }
+    byte[] out = new byte[(int) total];
+    byte[] src = new byte[CHUNK];
+    byte[] dst = new byte[CHUNK / 3 * 4];
+    Base64.Encoder encoder = Base64.getEncoder();
+    int pos = 0;
+    for (FileAttachment a : message.getAttachmentsList()) {
+      ByteString data = a.getData();
+      for (int off = 0; off < data.size(); off += CHUNK) {
+        int n = Math.min(CHUNK, data.size() - off);
+        data.copyTo(src, off, 0, n);
+        int k = n == CHUNK ? encoder.encode(src, dst) : encoder.encode(Arrays.copyOf(src, n), dst);
+        System.arraycopy(dst, 0, out, pos, k);
+        pos += k;
+      }
+    }
+    return out;
+  }
+
+  @Benchmark
+  public byte[] doneFloor() throws IOException {
+    FrameValidator.standard().validate(done);
+    byte[] bytes = Base64.getDecoder().decode(ByteBuffer.wrap(doneImage.array(), doneImage.offset(), doneImage.length())).array();
+    // serialised as doneToFileData serialises its events (the wire needs the bytes once more)
+    ByteArrayOutputStream out = new ByteArrayOutputStream(ANSWER_IMAGE_BYTES + 4096);
+    AgentMessage.newBuilder().setResponse(MessageResponse.newBuilder().setRequestId("req-1").setFile(FileData.newBuilder()
+        .setFilename("image-1.png").setMimeType("image/png").setData(UnsafeByteOperations.unsafeWrap(bytes)))).build().writeTo(out);
+    return out.toByteArray();
   }
 
   @Benchmark

@@ -44,7 +44,11 @@ final class McpFrameJson {
     g.writeEndObject();
   }
 
-  private static void copyPayload(JsonParser p, JsonGenerator g, ImageHandler images) throws IOException {
+  /**
+   * Copies the payload object at the parser's current START_OBJECT to {@code g}, handing each
+   * element of its {@code images} array to {@code images}.
+   */
+  static void copyPayload(JsonParser p, JsonGenerator g, ImageHandler images) throws IOException {
     g.writeStartObject();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();

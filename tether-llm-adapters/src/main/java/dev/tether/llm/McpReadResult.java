@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
+import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,7 +52,16 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     this(frames, nextSeq, timedOut, false, 0);
   }
 
-  /** The MCP content items; thread-safe, copies nothing it is given. */
+  /**
+   * The MCP content items; thread-safe, copies nothing it is given.
+   *
+   * <p>Each frame's payload is read in place, from the bytes it already is: the images array is
+   * rewritten into a small stubbed payload, and each image's base64 becomes its item's String in
+   * one Latin-1 copy from those bytes (no parser buffer, no char array in between) once a
+   * word-at-a-time scan has found its end and that it holds no escape. The JSON text is then
+   * the frame with that small payload, so the megabytes of base64 are never written out and
+   * parsed again.
+   */
   public List<McpContent> toContent() {
     List<McpContent> content = new ArrayList<>();
     content.add(null);
@@ -58,13 +69,18 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     try (JsonGenerator g = McpFrameJson.FACTORY.createGenerator(json)) {
       g.writeStartObject();
       g.writeArrayFieldStart("frames");
-      ByteArrayOutputStream frameBytes = new ByteArrayOutputStream();
+      ByteArrayOutputStream stubbed = new ByteArrayOutputStream();
       for (Frame frame : frames) {
-        frameBytes.reset();
-        FrameCodec.standard().write(frame, frameBytes);
-        try (JsonParser p = McpFrameJson.FACTORY.createParser(frameBytes.toByteArray())) {
+        Frame small = frame;
+        if (frame.hasPayload()) {
+          stubbed.reset();
+          stubPayload(frame.payload(), stubbed, content);
+          byte[] payload = stubbed.toByteArray(); // our generator's output: one object, owned by nobody else
+          small = frame.toBuilder().payload(ApiInternals.wrapTrusted(payload, 0, payload.length)).build();
+        }
+        try (JsonParser p = McpFrameJson.FACTORY.createParser(FrameCodec.standard().write(small))) {
           p.nextToken();
-          McpFrameJson.copyFrame(p, g, (parser, gen) -> stubImage(parser, gen, content));
+          McpFrameJson.copyFrame(p, g, (parser, gen) -> gen.copyCurrentStructure(parser));
         }
       }
       g.writeEndArray();
@@ -82,12 +98,25 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     return List.copyOf(content);
   }
 
+  /** Writes {@code payload} with each image of {@code images} replaced by its stub, adding the image items to {@code content}. */
+  private static void stubPayload(RawJson payload, ByteArrayOutputStream out, List<McpContent> content) throws IOException {
+    byte[] bytes = ApiInternals.array(payload);
+    int base = ApiInternals.offset(payload);
+    try (JsonParser p = McpFrameJson.FACTORY.createParser(bytes, base, payload.size());
+        JsonGenerator g = McpFrameJson.FACTORY.createGenerator(out)) {
+      p.nextToken();
+      int limit = base + payload.size();
+      McpFrameJson.copyPayload(p, g, (parser, gen) -> stubImage(parser, gen, bytes, base, limit, content));
+    }
+  }
+
   /**
    * Replaces one image object with its stub and moves its data to an image item. A blob ref whose
    * bytes the reader could not fetch ({@code {"media_type","blob","size"}}) stays as it is, so the
    * model sees which blob is missing instead of the whole read failing.
    */
-  private static void stubImage(JsonParser p, JsonGenerator g, List<McpContent> content) throws IOException {
+  private static void stubImage(JsonParser p, JsonGenerator g, byte[] bytes, int base, int limit, List<McpContent> content)
+      throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       g.copyCurrentStructure(p);
       return;
@@ -96,13 +125,17 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     String data = null;
     String blob = null;
     Long size = null;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    JsonToken token = p.nextToken();
+    while (token == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
+      if ("data".equals(name) && value == JsonToken.VALUE_STRING) {
+        data = RawStrings.text(p, bytes, base, limit);
+        token = p.currentToken(); // RawStrings moved on to the token after the string
+        continue;
+      }
       if ("media_type".equals(name) && value == JsonToken.VALUE_STRING) {
         mediaType = p.getText();
-      } else if ("data".equals(name) && value == JsonToken.VALUE_STRING) {
-        data = p.getText();
       } else if ("blob".equals(name) && value == JsonToken.VALUE_STRING) {
         blob = p.getText();
       } else if ("size".equals(name) && value == JsonToken.VALUE_NUMBER_INT) {
@@ -110,6 +143,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
       } else {
         p.skipChildren();
       }
+      token = p.nextToken();
     }
     if (mediaType != null && data == null && blob != null) {
       McpFrameJson.writeBlobRef(g, mediaType, blob, size);

@@ -56,6 +56,22 @@ class McpReadResultTest {
   }
 
   @Test
+  void toContent_readsImagesInPlaceFromWireBytes_andEscapedDataAsItsJsonText() throws Exception {
+    String wire = "{\"v\":1,\"type\":\"assistant.done\",\"seq\":3,\"payload\": { \"images\" : [ { \"data\" : \""
+        + Fixtures.PNG_1X1 + "\" , \"media_type\" : \"image/png\" } , {\"media_type\":\"image/png\",\"data\":\"\\u0041B\\/\"\n},"
+        + "{\"data\":\"\u00e9t\u00e9\",\"media_type\":\"image/png\"}\t] , \"text\" : \"three\" } }";
+    Frame frame = dev.tether.api.FrameCodec.standard().read(wire.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    List<McpContent> content = new McpReadResult(List.of(frame), 4, false).toContent();
+    assertEquals(new McpContent.Image(Fixtures.PNG_1X1, "image/png"), content.get(1));
+    assertEquals(new McpContent.Image("AB/", "image/png"), content.get(2));
+    assertEquals(new McpContent.Image("\u00e9t\u00e9", "image/png"), content.get(3));
+    JsonNode json = MAPPER.readTree(((McpContent.Text) content.get(0)).text());
+    assertEquals(MAPPER.readTree("[{\"_mcp_index\":0},{\"_mcp_index\":1},{\"_mcp_index\":2}]"),
+        json.get("frames").get(0).get("payload").get("images"));
+    assertEquals("three", json.get("frames").get(0).get("payload").get("text").asText());
+  }
+
+  @Test
   void toContent_withoutImagesIsOneTextItem() throws Exception {
     Frame delta = Frames.assistantDelta(SESSION, "m", "hi").withSeq(1);
     List<McpContent> content = new McpReadResult(List.of(delta), 2, true).toContent();

@@ -23,7 +23,17 @@ record SessionFileScan(List<SessionTurn> turns, int skippedLines, long completeB
     long complete = 0;
     try (InputStream in = Files.newInputStream(file)) {
       SessionLineReader reader = new SessionLineReader(in, maxLineBytes);
-      for (SessionLineReader.Kind kind; (kind = reader.next()) != SessionLineReader.Kind.END; ) {
+      while (true) {
+        // The chunk's complete lines in place, with one parser; the line the run stops at (and a
+        // line that spans chunks) is read on its own below, which also reports it.
+        int end = reader.completeLinesEnd();
+        if (end > reader.chunkPos()) {
+          reader.skipLines(SessionLineCodec.readRun(reader.chunk(), reader.chunkPos(), end, maxLineBytes, turns));
+        }
+        SessionLineReader.Kind kind = reader.next();
+        if (kind == SessionLineReader.Kind.END) {
+          break;
+        }
         switch (kind) {
           case LINE -> {
             try {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import dev.tether.api.RawJson;
 import dev.tether.api.Role;
 import dev.tether.api.internal.ApiInternals;
@@ -35,7 +37,22 @@ import java.util.Optional;
  * thread-safe.
  */
 final class SessionLineCodec {
+  /** Writes lines. */
   private static final JsonFactory FACTORY = TetherJson.factory();
+  /**
+   * Reads lines: the shared configuration without duplicate detection, which keeps a set per
+   * object of three or more fields (a third of what parsing a line allocates). Duplicates are
+   * refused all the same: the fields this codec reads are checked with a bit per field, and a line
+   * where a duplicate could hide elsewhere (an unknown field, a tool input object) is checked again
+   * with the strict {@link #FACTORY}.
+   */
+  private static final JsonFactory READER = TetherJson.newFactory().rebuild()
+      .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** What one read has found out about the line beyond the fields it checks itself. */
+  private static final class Reading {
+    boolean unchecked;
+  }
 
   private SessionLineCodec() {}
 
@@ -90,35 +107,26 @@ final class SessionLineCodec {
 
   /** Reads the turn in {@code line[offset, offset + length)}. */
   static SessionTurn read(byte[] line, int offset, int length) throws SessionLineException {
-    try (JsonParser p = FACTORY.createParser(line, offset, length)) {
+    Reading reading = new Reading();
+    try {
+      return read(line, offset, length, reading);
+    } finally {
+      if (reading.unchecked) {
+        requireNoDuplicates(line, offset, length); // thrown from finally: a duplicate wins over what the read found
+      }
+    }
+  }
+
+  private static SessionTurn read(byte[] line, int offset, int length, Reading reading) throws SessionLineException {
+    try (JsonParser p = READER.createParser(line, offset, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new SessionLineException("not a JSON object");
       }
-      Role role = null;
-      Instant ts = Instant.EPOCH;
-      String user = null;
-      List<SessionPart> parts = null;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String field = p.currentName();
-        JsonToken value = p.nextToken();
-        switch (field) {
-          case "role" -> role = role(text(p, value, "role"));
-          case "ts" -> ts = instant(text(p, value, "ts"));
-          case "user" -> user = text(p, value, "user");
-          case "content" -> parts = parts(p, value, false);
-          default -> p.skipChildren();
-        }
-      }
+      TurnFields fields = fields(p, reading);
       if (p.nextToken() != null) {
         throw new SessionLineException("content after the turn object");
       }
-      if (role == null) {
-        throw new SessionLineException("no role");
-      }
-      if (parts == null || parts.isEmpty()) {
-        throw new SessionLineException("no content");
-      }
-      return new SessionTurn(role, ts, Optional.ofNullable(user), parts);
+      return fields.turn();
     } catch (IOException e) {
       throw new SessionLineException("not valid JSON: " + firstLine(e.getMessage()), e);
     } catch (IllegalArgumentException | dev.tether.api.TetherException e) {
@@ -126,7 +134,127 @@ final class SessionLineCodec {
     }
   }
 
-  private static List<SessionPart> parts(JsonParser p, JsonToken token, boolean insideToolResult)
+  /**
+   * Reads the turns of consecutive lines in {@code bytes[from, to)} ({@code to} just after a
+   * newline) with one parser, instead of one parser per line, which costs more than the line's
+   * own parse. Only lines that are exactly one turn object, followed by nothing but whitespace
+   * before the newline and at most {@code maxLineBytes} long, are read here; at the first line
+   * that is anything else (blank, too long, not a turn, more than one value, not JSON) this stops
+   * and returns where that line starts, so that the line-by-line reading takes over there and
+   * reports it. The turns read are added to {@code into}.
+   */
+  static int readRun(byte[] bytes, int from, int to, int maxLineBytes, List<SessionTurn> into) {
+    int lineStart = from;
+    try (JsonParser p = READER.createParser(bytes, from, to - from)) {
+      while (lineStart < to) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return lineStart;
+        }
+        int start = from + (int) p.currentTokenLocation().getByteOffset();
+        for (int i = lineStart; i < start; i++) {
+          if (bytes[i] == '\n') {
+            return lineStart; // a blank line: its own reading counts and skips it
+          }
+        }
+        Reading reading = new Reading();
+        TurnFields fields = fields(p, reading);
+        int newline = from + (int) p.currentLocation().getByteOffset();
+        while (bytes[newline] == ' ' || bytes[newline] == '\t' || bytes[newline] == '\r') {
+          newline++;
+        }
+        if (bytes[newline] != '\n' || newline - lineStart > maxLineBytes) {
+          return lineStart;
+        }
+        if (reading.unchecked) {
+          requireNoDuplicates(bytes, lineStart, newline - lineStart);
+        }
+        into.add(fields.turn());
+        lineStart = newline + 1;
+      }
+    } catch (IOException | SessionLineException | IllegalArgumentException | dev.tether.api.TetherException e) {
+      // the line-by-line reading takes over at this line and reports what is wrong with it
+    }
+    return lineStart;
+  }
+
+  /** The fields of one turn object as read, before the checks that need all of them. */
+  private record TurnFields(Role role, Instant ts, String user, List<SessionPart> parts) {
+    SessionTurn turn() throws SessionLineException {
+      if (role == null) {
+        throw new SessionLineException("no role");
+      }
+      if (parts == null || parts.isEmpty()) {
+        throw new SessionLineException("no content");
+      }
+      return new SessionTurn(role, ts, Optional.ofNullable(user), parts);
+    }
+  }
+
+  /** The turn object's fields, the parser on its START_OBJECT; it ends on the END_OBJECT. */
+  private static TurnFields fields(JsonParser p, Reading reading) throws IOException, SessionLineException {
+    Role role = null;
+    Instant ts = Instant.EPOCH;
+    String user = null;
+    List<SessionPart> parts = null;
+    int seen = 0;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "role" -> {
+          seen = once(seen, 1, field);
+          role = role(text(p, value, "role"));
+        }
+        case "ts" -> {
+          seen = once(seen, 2, field);
+          ts = instant(text(p, value, "ts"));
+        }
+        case "user" -> {
+          seen = once(seen, 4, field);
+          user = text(p, value, "user");
+        }
+        case "content" -> {
+          seen = once(seen, 8, field);
+          parts = parts(p, value, false, reading);
+        }
+        default -> {
+          reading.unchecked = true;
+          p.skipChildren();
+        }
+      }
+    }
+    return new TurnFields(role, ts, user, parts);
+  }
+
+  /** {@code seen} with {@code bit} set; a field read twice is the strict factory's duplicate error. */
+  private static int once(int seen, int bit, String field) throws SessionLineException {
+    if ((seen & bit) != 0) {
+      throw duplicate(field);
+    }
+    return seen | bit;
+  }
+
+  private static SessionLineException duplicate(String field) {
+    return new SessionLineException("not valid JSON: Duplicate field '" + field + "'");
+  }
+
+  /** The strict factory's pass over the whole line, for lines the reader could not check itself. */
+  private static void requireNoDuplicates(byte[] line, int offset, int length) throws SessionLineException {
+    try (JsonParser p = FACTORY.createParser(line, offset, length)) {
+      while (p.nextToken() != null) {
+        // the strict factory throws at the first duplicate key
+      }
+    } catch (StreamReadException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("Duplicate")) {
+        throw new SessionLineException("not valid JSON: " + firstLine(e.getMessage()), e);
+      }
+      // any other problem of the line is what the read itself reported
+    } catch (IOException e) {
+      // same
+    }
+  }
+
+  private static List<SessionPart> parts(JsonParser p, JsonToken token, boolean insideToolResult, Reading reading)
       throws IOException, SessionLineException {
     if (token != JsonToken.START_ARRAY) {
       throw new SessionLineException("content is not an array");
@@ -136,7 +264,7 @@ final class SessionLineCodec {
       if (t != JsonToken.START_OBJECT) {
         throw new SessionLineException("a content part is not an object");
       }
-      SessionPart part = part(p);
+      SessionPart part = part(p, reading);
       if (part != null) {
         if (insideToolResult && !(part instanceof SessionPart.Text) && !(part instanceof SessionPart.ImageRef)) {
           throw new SessionLineException("a tool result holds text and images only");
@@ -148,7 +276,7 @@ final class SessionLineCodec {
   }
 
   /** One part object, the parser on its START_OBJECT; null for a part type this SDK does not know. */
-  private static SessionPart part(JsonParser p) throws IOException, SessionLineException {
+  private static SessionPart part(JsonParser p, Reading reading) throws IOException, SessionLineException {
     String type = null;
     String text = null;
     String key = null;
@@ -160,9 +288,11 @@ final class SessionLineCodec {
     String toolUseId = null;
     boolean isError = false;
     List<SessionPart> content = null;
+    int seen = 0;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
+      seen = once(seen, bit(field), field);
       switch (field) {
         case "type" -> type = text(p, value, "type");
         case "text" -> text = text(p, value, "text");
@@ -179,7 +309,10 @@ final class SessionLineCodec {
         }
         case "id" -> id = text(p, value, "id");
         case "name" -> name = text(p, value, "name");
-        case "input" -> input = raw(p);
+        case "input" -> {
+          reading.unchecked |= value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY;
+          input = raw(p);
+        }
         case "tool_use_id" -> toolUseId = text(p, value, "tool_use_id");
         case "is_error" -> {
           if (!value.isBoolean()) {
@@ -187,8 +320,11 @@ final class SessionLineCodec {
           }
           isError = p.getBooleanValue();
         }
-        case "content" -> content = parts(p, value, true);
-        default -> p.skipChildren();
+        case "content" -> content = parts(p, value, true, reading);
+        default -> {
+          reading.unchecked = true;
+          p.skipChildren();
+        }
       }
     }
     if (type == null) {
@@ -211,6 +347,24 @@ final class SessionLineCodec {
       default:
         return null; // written by a newer version; keep the rest of the turn
     }
+  }
+
+  /** The bit of a part field this codec reads; 0 for other fields (checked by the strict pass). */
+  private static int bit(String field) {
+    return switch (field) {
+      case "type" -> 1;
+      case "text" -> 2;
+      case "key" -> 4;
+      case "media_type" -> 8;
+      case "size" -> 16;
+      case "id" -> 32;
+      case "name" -> 64;
+      case "input" -> 128;
+      case "tool_use_id" -> 256;
+      case "is_error" -> 512;
+      case "content" -> 1024;
+      default -> 0;
+    };
   }
 
   private static RawJson raw(JsonParser p) throws IOException {

@@ -80,6 +80,47 @@ final class SessionLineReader {
     }
   }
 
+  /**
+   * Between lines: makes sure unread bytes are in the chunk and returns the end of the complete
+   * lines at its start (just after the chunk's last newline), or {@link #chunkPos()} when it holds
+   * none, so that a caller can read them in place and then {@link #skipLines skip} what it read.
+   */
+  int completeLinesEnd() throws IOException {
+    if (chunkPos == chunkEnd && !fill()) {
+      return chunkPos;
+    }
+    for (int i = chunkEnd - 1; i >= chunkPos; i--) {
+      if (chunk[i] == '\n') {
+        return i + 1;
+      }
+    }
+    return chunkPos;
+  }
+
+  /** The chunk, for reading complete lines in place; see {@link #completeLinesEnd()}. */
+  byte[] chunk() {
+    return chunk;
+  }
+
+  int chunkPos() {
+    return chunkPos;
+  }
+
+  /** Marks {@code chunk[chunkPos(), to)}, whole lines each ending in a newline, as read. */
+  void skipLines(int to) {
+    if (to <= chunkPos) {
+      return;
+    }
+    for (int i = chunkPos; i < to; i++) {
+      if (chunk[i] == '\n') {
+        lineNumber++;
+      }
+    }
+    position += to - chunkPos;
+    chunkPos = to;
+    completeBytes = position;
+  }
+
   byte[] line() {
     return line;
   }

@@ -7,6 +7,7 @@ import static dev.tether.api.testing.QtGens.optional;
 import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.booleans;
@@ -79,6 +80,24 @@ class SessionLineCodecTest {
   })
   void read_rejectsLinesThatAreNotTurns(String line) {
     assertThrows(SessionLineException.class, () -> read(line));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"role\":\"user\"}",
+      "{\"role\":\"user\",\"ts\":\"2026-01-01T00:00:00Z\",\"ts\":\"2026-01-01T00:00:00Z\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"x\",\"text\":\"y\"}]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"user\",\"x\":1,\"x\":2,\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"user\",\"x\":{\"y\":1,\"y\":2},\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"x\",\"c\":[{\"d\":1,\"d\":1}]}]}",
+      "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"b\",\"input\":{\"k\":1,\"k\":2}}]}",
+      "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"b\",\"input\":[{\"k\":1,\"k\":2}]}]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":[{\"type\":\"text\",\"text\":\"x\",\"text\":\"x\"}]}]}",
+  })
+  void read_rejectsDuplicateKeysAnywhereInTheLine(String line) {
+    SessionLineException e = assertThrows(SessionLineException.class, () -> read(line));
+    assertTrue(e.getMessage().startsWith("not valid JSON: Duplicate field '"), e.getMessage());
   }
 
   @Test

@@ -1,17 +1,17 @@
 package dev.tether.coven.internal;
 
-import com.fasterxml.jackson.core.Base64Variant;
-import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.internal.TetherJson;
 import dev.tether.coven.internal.proto.Cancelled;
 import dev.tether.coven.internal.proto.Done;
@@ -21,9 +21,11 @@ import dev.tether.coven.internal.proto.TokenUsage;
 import dev.tether.coven.internal.proto.ToolState;
 import dev.tether.coven.internal.proto.ToolStateUpdate;
 import dev.tether.images.FrameValidator;
-import com.google.protobuf.UnsafeByteOperations;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -56,8 +58,6 @@ public final class ReplyTranslator {
   public static final String EVENT_TOOL_STATE = "event.tool_state";
 
   private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
-  /** The wire's base64: standard alphabet, padding optional, no line breaks. */
-  private static final Base64Variant BASE64 = Base64Variants.MIME_NO_LINEFEEDS.withPaddingAllowed();
 
   private final String requestId;
   private final FrameValidator validator;
@@ -122,9 +122,9 @@ public final class ReplyTranslator {
   }
 
   /**
-   * The events for a validated {@code assistant.done}. Read with a streaming parser so that each
-   * image's base64 is decoded straight from the payload bytes into its {@code FileData}, never
-   * held as a String.
+   * The events for a validated {@code assistant.done}. Read with a streaming parser over the
+   * payload's own bytes, so that each image's base64 is decoded in place, straight into the array
+   * its {@code FileData} wraps: never copied into a parser buffer, never held as a String.
    */
   private List<MessageResponse> done(RawJson payload) {
     finished = true;
@@ -132,7 +132,9 @@ public final class ReplyTranslator {
     boolean cancelled = false;
     JsonNode usage = null;
     List<MessageResponse> files = new ArrayList<>(4);
-    try (JsonParser p = JSON.getFactory().createParser(payload.openStream())) {
+    byte[] bytes = ApiInternals.array(payload);
+    int base = ApiInternals.offset(payload);
+    try (JsonParser p = JSON.getFactory().createParser(bytes, base, payload.size())) {
       p.nextToken(); // the validator checked that the payload is one object
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
@@ -143,7 +145,7 @@ public final class ReplyTranslator {
           case "usage" -> usage = value == JsonToken.START_OBJECT ? JSON.readTree(p) : null;
           case "images" -> {
             while (p.nextToken() == JsonToken.START_OBJECT) {
-              files.add(file(p, files.size()));
+              files.add(file(p, bytes, base, files.size()));
             }
           }
           default -> p.skipChildren();
@@ -166,28 +168,52 @@ public final class ReplyTranslator {
     return out;
   }
 
-  private MessageResponse file(JsonParser p, int index) throws IOException {
+  /** One image object, the parser on its START_OBJECT, over {@code bytes} from {@code base}. */
+  private MessageResponse file(JsonParser p, byte[] bytes, int base, int index) throws IOException {
     MediaType type = null;
-    byte[] bytes = null;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
+    byte[] data = null;
+    JsonToken token = p.nextToken();
+    while (token == JsonToken.FIELD_NAME) {
       String field = p.currentName();
-      p.nextToken();
+      JsonToken value = p.nextToken();
+      if (field.equals("data") && value == JsonToken.VALUE_STRING) {
+        // The validator passed this frame, so the string is plain base64 (no escapes): decode its
+        // bytes where they are. The parser's skip over the string is the one pass that finds its end.
+        int start = base + (int) p.currentTokenLocation().getByteOffset() + 1;
+        token = p.nextToken();
+        int end = base + (int) p.currentTokenLocation().getByteOffset();
+        while (bytes[end - 1] != '"') {
+          end--; // back over the whitespace and comma before the next token
+        }
+        try {
+          data = decode(bytes, start, end - 1 - start);
+        } catch (IllegalArgumentException e) {
+          throw TetherException.forImage(dev.tether.api.ErrorCode.INVALID_BASE64, index, "image " + index + ": " + e.getMessage());
+        }
+        continue;
+      }
       if (field.equals("media_type")) {
         type = MediaType.of(p.getText());
-      } else if (field.equals("data")) {
-        bytes = p.getBinaryValue(BASE64); // decoded from the input buffer, no String in between
       } else {
         p.skipChildren();
       }
+      token = p.nextToken();
     }
-    if (type == null || bytes == null) {
+    if (type == null || data == null) {
       throw TetherException.forImage(dev.tether.api.ErrorCode.MALFORMED_FRAME, index, "image " + index + " has no media_type or data");
     }
     return base().setFile(FileData.newBuilder()
         .setFilename("image-" + (index + 1) + "." + type.extension())
         .setMimeType(type.mimeType())
-        .setData(UnsafeByteOperations.unsafeWrap(bytes))) // the array is ours and never written again
+        .setData(UnsafeByteOperations.unsafeWrap(data))) // the array is ours and never written again
         .build();
+  }
+
+  /** The JDK decoder over {@code bytes[offset, offset + length)}, into an exactly sized array. */
+  private static byte[] decode(byte[] bytes, int offset, int length) {
+    ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(bytes, offset, length));
+    byte[] array = decoded.array();
+    return decoded.remaining() == array.length ? array : Arrays.copyOf(array, decoded.remaining());
   }
 
   private List<MessageResponse> toolState(JsonNode node) {

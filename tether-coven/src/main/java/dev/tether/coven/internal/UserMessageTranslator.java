@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
@@ -18,9 +19,6 @@ import dev.tether.api.internal.TetherJson;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.images.FrameValidator;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -157,13 +155,11 @@ public final class UserMessageTranslator {
     }
     ArraySink out = new ArraySink((int) size);
     out.write(head);
+    byte[] src = new byte[CHUNK];
+    byte[] dst = new byte[CHUNK / 3 * 4];
     for (int i = 0; i < images.size(); i++) {
       out.write(prefixes[i]);
-      try (OutputStream base64 = Base64.getEncoder().wrap(out)) {
-        images.get(i).getData().writeTo(base64);
-      } catch (IOException e) {
-        throw new UncheckedIOException("writing to an array cannot fail", e);
-      }
+      out.base64(images.get(i).getData(), src, dst);
       out.write(QUOTE_BRACE);
     }
     if (!images.isEmpty()) {
@@ -174,6 +170,8 @@ public final class UserMessageTranslator {
   }
 
   private static final byte[] QUOTE_BRACE = {'"', '}'};
+  /** Attachment bytes per encoder call: a multiple of 3, so the chunks' base64 joins without padding. */
+  private static final int CHUNK = 3 * 16 * 1024;
 
   private static byte[] quote(String s) {
     byte[] inner = JsonStringEncoder.getInstance().quoteAsUTF8(s);
@@ -191,8 +189,8 @@ public final class UserMessageTranslator {
     return out;
   }
 
-  /** An output stream over one array of known size; never grows, never copies. */
-  private static final class ArraySink extends OutputStream {
+  /** One array of known size, filled front to back; never grows, never copies. */
+  private static final class ArraySink {
     private final byte[] buf;
     private int pos;
 
@@ -200,25 +198,34 @@ public final class UserMessageTranslator {
       this.buf = new byte[size];
     }
 
-    @Override
-    public void write(int b) {
+    void write(int b) {
       buf[pos++] = (byte) b;
     }
 
-    @Override
-    public void write(byte[] b) {
+    void write(byte[] b) {
       write(b, 0, b.length);
     }
 
-    @Override
-    public void write(byte[] b, int off, int len) {
+    void write(byte[] b, int off, int len) {
       System.arraycopy(b, off, buf, pos, len);
       pos += len;
     }
 
-    @Override
-    public void close() {
-      // the Base64 wrapper closes its target to flush; the array stays open
+    /**
+     * Appends the base64 of {@code data}, encoded chunk by chunk with the JDK's block encoder
+     * ({@code src} and {@code dst} are the chunk buffers): neither {@code ByteString.writeTo},
+     * which hands a stream a copy of the whole attachment, nor the encoder's stream wrapper,
+     * which encodes without the block encoder.
+     */
+    void base64(ByteString data, byte[] src, byte[] dst) {
+      Base64.Encoder encoder = Base64.getEncoder();
+      int size = data.size();
+      for (int from = 0; from < size; from += src.length) {
+        int n = Math.min(src.length, size - from);
+        data.copyTo(src, from, 0, n);
+        int encoded = n == src.length ? encoder.encode(src, dst) : encoder.encode(Arrays.copyOf(src, n), dst);
+        write(dst, 0, encoded);
+      }
     }
 
     RawJson toRawJson() {

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.Frame;
+import dev.tether.api.FrameCodec;
 import dev.tether.api.Frames;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.coven.internal.proto.MessageResponse;
 import dev.tether.images.FrameValidator;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,22 @@ class ReplyTranslatorTest {
     assertEquals("Here it is", out.get(2).getDone().getFullResponse());
     assertTrue(t.finished());
     assertTrue(t.onFrame(Frames.assistantDelta(S, "m", "late")).isEmpty(), "nothing after the terminal event");
+  }
+
+  @Test
+  void doneReadFromWireBytesWithSpacedImages_decodesEachImageInPlace() {
+    byte[] first = UserMessageTranslatorTest.png(4000);
+    byte[] second = UserMessageTranslatorTest.png(31);
+    String wire = "{\"v\":1,\"type\":\"assistant.done\",\"session\":{\"channel\":\"coven\",\"id\":\"t\"},"
+        + "\"msg_id\":\"m\",\"payload\": { \"images\" : [ { \"data\" : \"" + Base64.getEncoder().encodeToString(first)
+        + "\" , \"media_type\" : \"image/png\" } , {\"media_type\":\"image/png\",\"data\":\""
+        + Base64.getEncoder().withoutPadding().encodeToString(second) + "\"\n}\t] , \"text\" : \"two\" } }";
+    Frame frame = FrameCodec.standard().read(wire.getBytes(StandardCharsets.UTF_8));
+    List<MessageResponse> out = t.onFrame(frame);
+    assertArrayEquals(first, out.get(1).getFile().getData().toByteArray());
+    assertEquals("image-1.png", out.get(1).getFile().getFilename());
+    assertArrayEquals(second, out.get(2).getFile().getData().toByteArray());
+    assertEquals("two", out.get(3).getDone().getFullResponse());
   }
 
   @Test

@@ -165,31 +165,15 @@ public final class BotApi {
     call("sendChatAction", target(chat).put("action", action), requestTimeout);
   }
 
-  /**
-   * {@code sendPhoto} or {@code sendDocument} ({@code method}) as a multipart upload of
-   * {@code bytes} in the field named like the method's file parameter.
-   */
-  public BotTypes.Sent sendFile(String method, TelegramChat chat, String fileName, String contentType, byte[] bytes,
-      String caption) throws IOException {
-    String field = switch (method) {
-      case "sendPhoto" -> "photo";
-      case "sendDocument" -> "document";
-      default -> throw new IllegalArgumentException("method must be sendPhoto or sendDocument but was " + method);
-    };
-    Multipart form = new Multipart().field("chat_id", Long.toString(chat.chatId()));
-    if (chat.threadId().isPresent()) {
-      form.field("message_thread_id", Long.toString(chat.threadId().getAsLong()));
-    }
-    if (caption != null && !caption.isEmpty()) {
-      form.field("caption", caption);
-    }
-    form.file(field, fileName, contentType, bytes);
-    HttpRequest request = HttpRequest.newBuilder(methodUri(method))
+  /** Sends {@code upload} ({@code sendPhoto} or {@code sendDocument}, multipart). */
+  public BotTypes.Sent sendFile(PhotoUpload upload) throws IOException {
+    HttpRequest request = HttpRequest.newBuilder(methodUri(upload.method()))
         .timeout(requestTimeout.multipliedBy(4))
-        .header("Content-Type", form.contentType())
-        .POST(HttpRequest.BodyPublishers.ofByteArray(form.finish()))
+        .header("Content-Type", upload.contentType())
+        .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofByteArrays(upload.body().pieces()),
+            upload.body().length()))
         .build();
-    return JSON.treeToValue(result(method, send(request, method, HttpResponse.BodyHandlers.ofInputStream())),
+    return JSON.treeToValue(result(upload.method(), send(request, upload.method(), HttpResponse.BodyHandlers.ofInputStream())),
         BotTypes.Sent.class);
   }
 

@@ -15,7 +15,6 @@ import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -237,11 +236,8 @@ final class Egress {
   private void send(TelegramChat chat, Part part) throws IOException {
     try {
       if (part instanceof FilePart f) {
-        Image image = f.image();
-        byte[] bytes = Base64.getDecoder().decode(image.data());
-        String method = PhotoRules.methodFor(image.mediaType(), bytes);
-        String name = "image-" + (f.index() + 1) + "." + image.mediaType().extension();
-        retrier.call(method, () -> api.sendFile(method, chat, name, image.mediaType().mimeType(), bytes, f.caption()));
+        PhotoUpload upload = PhotoUpload.of(chat, f.image(), f.index(), f.caption());
+        retrier.call(upload.method(), () -> api.sendFile(upload));
       } else if (part instanceof TextPart t) {
         retrier.call("sendMessage", () -> api.sendMessage(chat, t.text()));
       } else if (part instanceof EditPart e) {

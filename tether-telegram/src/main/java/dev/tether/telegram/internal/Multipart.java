@@ -2,11 +2,13 @@ package dev.tether.telegram.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A {@code multipart/form-data} body (RFC 7578) with text fields and files, as the Bot API takes
- * uploads ({@code sendPhoto}, {@code sendDocument}). Not thread-safe; built once, then sent.
+ * uploads ({@code sendPhoto}, {@code sendDocument}): text fields, then one file part. Not
+ * thread-safe; built once, then sent.
  */
 final class Multipart {
   private final String boundary;
@@ -30,18 +32,17 @@ final class Multipart {
     return this;
   }
 
-  /** A file part; {@code fileName} must be plain ASCII without quotes (the bridge makes its own). */
-  Multipart file(String name, String fileName, String contentType, byte[] bytes) {
+  /**
+   * Finishes the body with one file part: the pieces to send, in order (the fields and the part
+   * header, {@code bytes} itself, uncopied, and the closing boundary). {@code fileName} must be
+   * plain ASCII without quotes (the bridge makes its own).
+   */
+  List<byte[]> file(String name, String fileName, String contentType, byte[] bytes) {
     ascii("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"; filename=\"" + fileName + "\"\r\n"
         + "Content-Type: " + contentType + "\r\n\r\n");
-    body.writeBytes(bytes);
-    ascii("\r\n");
-    return this;
-  }
-
-  byte[] finish() {
-    ascii("--" + boundary + "--\r\n");
-    return body.toByteArray();
+    byte[] head = body.toByteArray();
+    byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII);
+    return List.of(head, bytes, tail);
   }
 
   private void ascii(String s) {

@@ -1,0 +1,82 @@
+package dev.tether.sessions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scan reads runs of good lines with one parser and hands every other line to the line-by-line
+ * reading: whatever the mix, it must load exactly the turns, and skip exactly the lines, that
+ * reading each line on its own does.
+ */
+class SessionFileScanTest {
+  private static final String KEY = "a".repeat(64) + ".png";
+  private static final String[] LINES = {
+      "{\"role\":\"user\",\"ts\":\"2026-01-01T00:00:00Z\",\"user\":\"Alice\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}",
+      "{\"role\":\"assistant\",\"content\":[{\"type\":\"image\",\"key\":\"" + KEY + "\",\"media_type\":\"image/png\",\"size\":3}]}",
+      "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"bash\",\"input\":{\"cmd\":\"ls\"}}]}",
+      "  {\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"spaced\"}]} \t\r",
+      "{\"role\":\"user\",\"x\":{\"y\":1},\"content\":[{\"type\":\"text\",\"text\":\"unknown field\"}]}",
+      "",
+      "   ",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}]} {}",
+      "{\"role\":\"user\",\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"b\",\"input\":{\"k\":1,\"k\":2}}]}",
+      "{\"role\":\"user\",\"x\":1,\"x\":2,\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}",
+      "{\"role\":\"user\",\"content\":[]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"" + "long ".repeat(60) + "\"}]}",
+      "not json",
+      "[1,2]",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"unterminated}]}",
+      "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"caf\u00e9 \\u00e9\"}]}",
+  };
+
+  @Test
+  void anyMixOfLines_loadsAndSkipsExactlyWhatReadingEachLineAloneDoes(@TempDir Path dir) throws Exception {
+    Random random = new Random(24);
+    for (int round = 0; round < 40; round++) {
+      int maxLineBytes = round % 2 == 0 ? 200 : 1 << 20;
+      ByteArrayOutputStream file = new ByteArrayOutputStream();
+      List<SessionTurn> expected = new ArrayList<>();
+      int expectedSkipped = 0;
+      int lines = 50 + random.nextInt(round < 5 ? 50 : 3000); // past the 64 KiB chunk from round 5 on
+      for (int i = 0; i < lines; i++) {
+        String line = random.nextInt(3) == 0 ? LINES[random.nextInt(LINES.length)] : LINES[random.nextInt(5)];
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        file.write(bytes);
+        file.write('\n');
+        if (line.isBlank()) {
+          continue;
+        }
+        if (bytes.length > maxLineBytes) {
+          expectedSkipped++;
+          continue;
+        }
+        try {
+          expected.add(SessionLineCodec.read(bytes, 0, bytes.length));
+        } catch (SessionLineException e) {
+          expectedSkipped++;
+        }
+      }
+      boolean torn = random.nextBoolean();
+      if (torn) {
+        file.write(LINES[0].getBytes(StandardCharsets.UTF_8), 0, 20);
+        expectedSkipped++;
+      }
+      Path path = dir.resolve("s" + round + ".jsonl");
+      Files.write(path, file.toByteArray());
+      SessionFileScan scan = SessionFileScan.read(path, maxLineBytes);
+      assertEquals(expected, scan.turns(), "round " + round);
+      assertEquals(expectedSkipped, scan.skippedLines(), "round " + round);
+      assertEquals(file.size() - (torn ? 20 : 0), scan.completeBytes(), "round " + round);
+    }
+  }
+}

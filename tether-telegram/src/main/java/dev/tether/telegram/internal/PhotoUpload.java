@@ -1,0 +1,123 @@
+package dev.tether.telegram.internal;
+
+import dev.tether.api.Image;
+import dev.tether.telegram.TelegramChat;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One answer image as the Bot API upload that carries it: {@code sendPhoto}, or
+ * {@code sendDocument} for what {@link PhotoRules} keeps out of {@code sendPhoto}, with its
+ * {@code multipart/form-data} body built once, so a retried upload sends the same bytes again.
+ *
+ * <p>The image must already be validated (media type, base64, signature, limits); this class only
+ * decodes it. Immutable; the body is never written after construction and never handed out to
+ * caller code.
+ *
+ * @param method {@code sendPhoto} or {@code sendDocument}
+ * @param contentType the body's Content-Type, with its boundary
+ */
+public record PhotoUpload(String method, String contentType, Body body) {
+  /**
+   * The multipart body as the pieces it is sent from (the part headers, the image bytes, the
+   * closing boundary), so the decoded image is never copied into one array with its headers.
+   * Read-only by convention: held, not copied, between retries.
+   */
+  public static final class Body {
+    private final List<byte[]> pieces;
+    private final long length;
+
+    Body(List<byte[]> pieces) {
+      this.pieces = List.copyOf(pieces);
+      long n = 0;
+      for (byte[] piece : this.pieces) {
+        n += piece.length;
+      }
+      this.length = n;
+    }
+
+    /** The body's length in bytes. */
+    public long length() {
+      return length;
+    }
+
+    List<byte[]> pieces() {
+      return pieces;
+    }
+
+    /** The body in one array (tests). */
+    byte[] toByteArray() {
+      byte[] all = new byte[Math.toIntExact(length)];
+      int at = 0;
+      for (byte[] piece : pieces) {
+        System.arraycopy(piece, 0, all, at, piece.length);
+        at += piece.length;
+      }
+      return all;
+    }
+  }
+
+  /** Base64 characters per decoder call: a multiple of 4, so the chunks decode on their own. */
+  private static final int CHUNK = 4 * 16 * 1024;
+
+  public PhotoUpload {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(contentType, "contentType");
+    Objects.requireNonNull(body, "body");
+  }
+
+  /**
+   * The upload of {@code image}, the answer's image number {@code index} (zero-based; the file is
+   * named {@code image-<index + 1>.<ext>}), to {@code chat}, with {@code caption} when not null.
+   */
+  public static PhotoUpload of(TelegramChat chat, Image image, int index, String caption) {
+    byte[] bytes = decode(image.data());
+    String method = PhotoRules.methodFor(image.mediaType(), bytes);
+    String field = method.equals("sendPhoto") ? "photo" : "document";
+    String name = "image-" + (index + 1) + "." + image.mediaType().extension();
+    Multipart form = new Multipart().field("chat_id", Long.toString(chat.chatId()));
+    if (chat.threadId().isPresent()) {
+      form.field("message_thread_id", Long.toString(chat.threadId().getAsLong()));
+    }
+    if (caption != null && !caption.isEmpty()) {
+      form.field("caption", caption);
+    }
+    return new PhotoUpload(method, form.contentType(), new Body(form.file(field, name, image.mediaType().mimeType(), bytes)));
+  }
+
+  /**
+   * The JDK decoder over validated base64 text, chunk by chunk into one exactly sized array:
+   * {@code Base64.Decoder.decode(String)} would first copy the whole text into a byte array.
+   */
+  @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the Latin-1 copy of ASCII
+  static byte[] decode(String base64) {
+    int symbols = base64.length();
+    while (symbols > 0 && base64.charAt(symbols - 1) == '=') {
+      symbols--;
+    }
+    if (symbols % 4 == 1) {
+      throw new IllegalArgumentException("base64 of " + symbols + " symbols is truncated");
+    }
+    byte[] out = new byte[(int) (symbols * 3L / 4)];
+    Base64.Decoder decoder = Base64.getDecoder();
+    byte[] src = new byte[Math.min(CHUNK, base64.length())];
+    byte[] dst = new byte[CHUNK / 4 * 3];
+    int at = 0;
+    for (int from = 0; from < base64.length(); from += CHUNK) {
+      int n = Math.min(CHUNK, base64.length() - from);
+      base64.getBytes(from, from + n, src, 0);
+      if (n == CHUNK) {
+        int decoded = decoder.decode(src, dst);
+        System.arraycopy(dst, 0, out, at, decoded);
+        at += decoded;
+      } else {
+        byte[] last = decoder.decode(Arrays.copyOf(src, n));
+        System.arraycopy(last, 0, out, at, last.length);
+        at += last.length;
+      }
+    }
+    return out;
+  }
+}
