@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
-import dev.tether.images.FrameValidator;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionStore;
 import dev.tether.store.MemoryTetherStore;

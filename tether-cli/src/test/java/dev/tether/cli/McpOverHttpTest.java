@@ -1,22 +1,13 @@
 package dev.tether.cli;
 
-import dev.tether.server.testing.RawHttp;
 import dev.tether.server.testing.Fixtures;
 import dev.tether.client.HostAddress;
 
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tether.api.ErrorCode;
 import dev.tether.api.Frames;
-import dev.tether.api.Image;
-import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
-import dev.tether.api.TetherException;
-import dev.tether.client.FramePage;
-import dev.tether.client.PollRequest;
 import dev.tether.llm.McpReadResult;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.server.TetherServer;
@@ -25,9 +16,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,16 +1,11 @@
 package dev.tether.cli;
 
-import dev.tether.client.HostAddress;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Fuzzes the application's parsers of outside input: provider stream lines. Each either returns a value within its invariants or throws its one

@@ -1,7 +1,6 @@
 package dev.tether.client;
 
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Objects;

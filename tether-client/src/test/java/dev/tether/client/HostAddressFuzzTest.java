@@ -4,11 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Host addresses from any text: parsed to a valid address or refused with IllegalArgumentException. In a normal {@code mvn test} Jazzer replays the seeds under

@@ -3,14 +3,10 @@ package dev.tether.server.internal;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.ImageRefs;
-import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.sessions.BlobKey;
-import dev.tether.sessions.FileBlobStore;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 
 /**
  * {@code POST /v1/instances/{id}/blob} and {@code GET /v1/instances/{id}/blob/{key}}: images in an

@@ -9,10 +9,8 @@ import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
 import dev.tether.client.TetherClient;
 import dev.tether.images.FrameValidator;
-import dev.tether.sessions.FileBlobStore;
 import dev.tether.store.StoreTetherClient;
 import dev.tether.store.TetherStore;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 

@@ -4,7 +4,6 @@ import dev.tether.server.testing.RawSocket;
 import dev.tether.server.testing.RawHttp;
 import dev.tether.server.testing.Fixtures;
 import dev.tether.client.HostAddress;
-import dev.tether.client.FramePage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
