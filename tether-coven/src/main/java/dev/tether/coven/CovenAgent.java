@@ -104,8 +104,27 @@ public final class CovenAgent implements AutoCloseable {
         new Backoff(b.backoffInitial, b.backoffMax, 0.2, () -> ThreadLocalRandom.current().nextDouble()),
         Duration.ofSeconds(30), b.shutdownGrace);
     supervisor.termination().whenComplete((t, e) -> {
-      channel.shutdownNow();
       timer.shutdownNow();
+      if (t != null && t.clean()) {
+        // The agent has half-closed its stream (a clean goodbye after Shutdown): let that reach
+        // the gateway before the channel goes. shutdownNow() at once raced it, and the gateway
+        // could see CANCELLED instead of the stream's end.
+        channel.shutdown();
+        Thread closer = new Thread(() -> {
+          try {
+            if (!channel.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)) {
+              channel.shutdownNow();
+            }
+          } catch (InterruptedException ie) {
+            channel.shutdownNow();
+            Thread.currentThread().interrupt();
+          }
+        }, "coven-channel-close");
+        closer.setDaemon(true);
+        closer.start();
+      } else {
+        channel.shutdownNow();
+      }
     });
   }
 
