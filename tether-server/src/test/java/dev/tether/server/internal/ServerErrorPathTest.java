@@ -23,7 +23,7 @@ class ServerErrorPathTest {
   @TempDir Path dir;
 
   /** A store whose appends and waits run out of memory, as a full heap makes them. */
-  private static final class OutOfMemoryStore implements TetherStore {
+  private static class OutOfMemoryStore implements TetherStore {
     private final MemoryTetherStore delegate = MemoryTetherStore.create();
 
     @Override
@@ -77,6 +77,25 @@ class ServerErrorPathTest {
       assertEquals("UNAVAILABLE", poll.errorCode());
       assertEquals(4, server.handler().failures());
       assertEquals(200, http.get("/v1/health").status());
+    }
+  }
+
+  @Test
+  void anInternalFailure_isAnswered500Internal_namingNoPathAndNoExceptionClass() throws Exception {
+    HostAddress.Unix a = new HostAddress.Unix(dir.resolve("t.sock"));
+    TetherStore leaky = new OutOfMemoryStore() {
+      @Override
+      public long append(String instance, Frame frame) {
+        throw new java.io.UncheckedIOException(new java.nio.file.FileAlreadyExistsException("/srv/secret/afile"));
+      }
+    };
+    try (Daemon server = Daemon.start(a, leaky, null, 8); RawHttp http = new RawHttp(a)) {
+      RawHttp.Reply post = http.post("/v1/instances/a/tether",
+          Fixtures.utf8("{\"v\":1,\"type\":\"user.message\",\"payload\":{\"text\":\"x\"}}"));
+      assertEquals(500, post.status(), post.body());
+      assertEquals("INTERNAL", post.errorCode());
+      org.junit.jupiter.api.Assertions.assertFalse(post.body().contains("/srv/secret") || post.body().contains("Exception"), post.body());
+      assertEquals(1, server.handler().failures(), "the log has it, once");
     }
   }
 }
