@@ -17,72 +17,23 @@ import dev.tether.sessions.BlobCorruptedException;
 import dev.tether.sessions.BlobKey;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.jetstream.internal.Names;
-import dev.tether.store.jetstream.testing.NatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The blob API a host's blob routes use: any host reads, checks and stores any instance's blobs. */
-class BlobsAcrossHostsTest {
-  private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+class BlobsAcrossHostsTest extends OneNatsServer {
   static final Pattern BLOB = Pattern.compile("\"blob\":\"([0-9a-f]{64}\\.png)\"");
-
-  @TempDir static Path dir;
-  static NatsServer server;
-  final List<AutoCloseable> closeAfter = new ArrayList<>();
-
-  @BeforeAll
-  static void startServer() {
-    server = NatsServer.single(dir);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : closeAfter) {
-      c.close();
-    }
-  }
-
-  JetStreamTetherStore host() throws Exception {
-    JetStreamTetherStore s = JetStreamTetherStore.builder().servers(server.url()).connect();
-    closeAfter.add(s);
-    return s;
-  }
-
-  static String instance(String name) {
-    return name + "-" + Long.toString(System.nanoTime(), 36);
-  }
-
-  static byte[] png(int size, long seed) {
-    byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
-    System.arraycopy(PNG, 0, bytes, 0, PNG.length);
-    return bytes;
-  }
 
   @Test
   void blobPutOnA_isReadAndFoundOnB() throws Exception {
-    JetStreamTetherStore a = host();
-    JetStreamTetherStore b = host();
+    JetStreamTetherStore a = store();
+    JetStreamTetherStore b = store();
     String vm = instance("upload");
     byte[] bytes = png(270_000, 1);
     BlobKey key = a.putBlob(vm, bytes, MediaType.PNG);
@@ -94,8 +45,8 @@ class BlobsAcrossHostsTest {
 
   @Test
   void imageOffloadedByAnAppendOnA_isReadableByItsKeyOnB() throws Exception {
-    JetStreamTetherStore a = host();
-    JetStreamTetherStore b = host();
+    JetStreamTetherStore a = store();
+    JetStreamTetherStore b = store();
     String vm = instance("offload");
     byte[] bytes = png(270_000, 2);
     a.append(vm, Frame.of(SessionKey.host("s"), "m1", Payload.UserMessage.of("look", List.of(Images.fromBytes(bytes, MediaType.PNG)))));
@@ -107,7 +58,7 @@ class BlobsAcrossHostsTest {
 
   @Test
   void unknownBlob_isNoSuchFile_andReadingNeverCreatesABucket() throws Exception {
-    JetStreamTetherStore b = host();
+    JetStreamTetherStore b = store();
     String vm = instance("nothing");
     BlobKey key = BlobKey.forContent(png(100, 3), MediaType.PNG);
     assertThrows(NoSuchFileException.class, () -> b.readBlob(vm, key));
@@ -122,8 +73,8 @@ class BlobsAcrossHostsTest {
 
   @Test
   void putUnderAKey_verifiesTheBytesHashToIt() throws Exception {
-    JetStreamTetherStore a = host();
-    JetStreamTetherStore b = host();
+    JetStreamTetherStore a = store();
+    JetStreamTetherStore b = store();
     String vm = instance("copy");
     byte[] bytes = png(5000, 5);
     BlobKey key = BlobKey.forContent(bytes, MediaType.PNG);
@@ -135,13 +86,13 @@ class BlobsAcrossHostsTest {
 
   @Test
   void objectWhoseBytesDoNotHashToItsName_isReportedCorrupt() throws Exception {
-    JetStreamTetherStore a = host();
+    JetStreamTetherStore a = store();
     String vm = instance("corrupt");
     a.putBlob(vm, png(100, 7), MediaType.PNG); // makes the bucket
     BlobKey key = BlobKey.forContent(png(100, 8), MediaType.PNG);
     try (Connection nc = Nats.connect(server.url())) {
       nc.objectStore(new Names("tether").bucket(vm)).put(key.fileName(), png(100, 9)); // someone else's bytes
     }
-    assertThrows(BlobCorruptedException.class, () -> host().readBlob(vm, key));
+    assertThrows(BlobCorruptedException.class, () -> store().readBlob(vm, key));
   }
 }

@@ -7,47 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
-import dev.tether.store.jetstream.testing.NatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The shared registry on a real nats-server: two hosts, each with its own connection. */
-class JetStreamRegistryTest {
-  @TempDir static Path dir;
-  static NatsServer server;
-  final List<AutoCloseable> closeAfter = new ArrayList<>();
-
-  @BeforeAll
-  static void startServer() {
-    server = NatsServer.single(dir);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (int i = closeAfter.size() - 1; i >= 0; i--) {
-      closeAfter.get(i).close();
-    }
-  }
-
+class JetStreamRegistryTest extends OneNatsServer {
   /** A host's registry on its own connection, under {@code prefix} (tests do not share registries). */
   JetStreamRegistry host(String prefix, int maxInstances, int maxChannels) throws Exception {
     Connection nc = Nats.connect(server.url());

@@ -24,67 +24,19 @@ import dev.tether.store.jetstream.internal.Names;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What the contract does not cover: images, dedup, sizes, a second host, an unreachable server. */
-class JetStreamTetherStoreTest {
+class JetStreamTetherStoreTest extends OneNatsServer {
   static final SessionKey A = SessionKey.host("a");
-  private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-
-  @TempDir static Path dir;
-  static NatsServer server;
-  final List<AutoCloseable> closeAfter = new ArrayList<>();
-
-  @BeforeAll
-  static void startServer() {
-    server = NatsServer.single(dir);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : closeAfter) {
-      c.close();
-    }
-  }
-
-  JetStreamTetherStore store() throws Exception {
-    JetStreamTetherStore s = JetStreamTetherStore.builder().servers(server.url()).connect();
-    closeAfter.add(s);
-    return s;
-  }
-
-  static String instance(String name) {
-    return name + "-" + Long.toString(System.nanoTime(), 36);
-  }
-
-  static byte[] png(int size, long seed) {
-    byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
-    System.arraycopy(PNG, 0, bytes, 0, PNG.length);
-    return bytes;
-  }
-
   static Frame text(String text) {
     return Frame.builder("assistant.message").version(1).session(A).payload(RawJson.of("{\"text\":\"" + text + "\"}")).build();
   }
