@@ -424,7 +424,7 @@ final class InstanceRegistry {
   }
 
   /** {@code bytes} as the new content of {@code target}: temp file (0600), fsync, rename, directory fsync. */
-  private static void writeAtomically(Path target, byte[] bytes) throws IOException {
+  static void writeAtomically(Path target, byte[] bytes) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Path temp = Files.createTempFile(dir, ".tether-", ".tmp",
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

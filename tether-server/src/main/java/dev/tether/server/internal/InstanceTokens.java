@@ -6,13 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -147,17 +143,7 @@ final class InstanceTokens {
     ArrayNode list = root.putArray("tokens");
     byHash.forEach((hash, g) -> list.addObject().put("id", g.id()).put("instance", g.instance())
         .put("created_at", g.createdAt().toString()).put("sha256", hash));
-    Path dir = file.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(dir, ".tokens-", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(Json.MAPPER.writeValueAsBytes(root)));
-        ch.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    InstanceRegistry.writeAtomically(file, Json.MAPPER.writeValueAsBytes(root));
   }
 
   private static String sha256(String token) {
