@@ -243,7 +243,7 @@ final class TetherHandler extends Handler.Abstract {
           return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
         }
         if ("poll".equals(action)) {
-          poll(instance, params, request, response, callback);
+          poll(instance, params, fields, request, response, callback);
         } else {
           stream(instance, params, fields, request, response, callback);
         }
@@ -444,7 +444,11 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
-  private void poll(String instance, PollParams params, Request request, Response response, Callback callback) {
+  private void poll(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
+    if (view == null) {
+      return;
+    }
     boolean holdsSlot = params.waitMs() > 0;
     if (holdsSlot && !slots.tryAcquire(instance)) {
       busy(response, callback, tooManyWaits(instance));
@@ -477,8 +481,15 @@ final class TetherHandler extends Handler.Abstract {
         fail(response, callback, unwrap(failure));
         return;
       }
-      answerPage(response, callback, result);
+      answerPage(response, callback, viewed(result, view));
     }, executor);
+  }
+
+  private static QueryResult viewed(QueryResult result, java.util.function.UnaryOperator<Frame> view) {
+    if (view == STORED_VIEW || result.frames().isEmpty()) {
+      return result;
+    }
+    return new QueryResult(result.frames().stream().map(view).toList(), result.nextSeq(), result.timedOut(), result.gap(), result.oldestSeq());
   }
 
   /**
@@ -513,15 +524,29 @@ final class TetherHandler extends Handler.Abstract {
     send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, why));
   }
 
-  private void stream(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+  /** Frames as the store keeps them. */
+  private static final java.util.function.UnaryOperator<Frame> STORED_VIEW = f -> f;
+
+  /**
+   * The view {@code ?images=} asks for: {@code stored} (the default) as the store keeps frames,
+   * {@code inline} with every blob ref the host can read put inline; null (after a 400) otherwise.
+   */
+  private java.util.function.UnaryOperator<Frame> imagesView(String instance, Fields fields, Response response, Callback callback) {
     String images = fields.getValue("images");
     if (images != null && !images.equals("inline") && !images.equals("stored")) {
       send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "images must be 'stored' (default) or 'inline' but was '" + images + "'"));
+      return null;
+    }
+    return "inline".equals(images)
+        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs)
+        : STORED_VIEW;
+  }
+
+  private void stream(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
+    if (view == null) {
       return;
     }
-    java.util.function.UnaryOperator<Frame> view = "inline".equals(images)
-        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs)
-        : java.util.function.UnaryOperator.identity();
     if (!slots.tryAcquire(instance)) {
       busy(response, callback, tooManyWaits(instance));
       return;

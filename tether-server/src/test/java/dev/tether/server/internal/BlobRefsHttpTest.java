@@ -1,5 +1,6 @@
 package dev.tether.server.internal;
 
+import dev.tether.server.testing.StreamReader;
 import dev.tether.server.testing.RawSocket;
 import dev.tether.server.testing.RawHttp;
 import dev.tether.server.testing.Fixtures;
@@ -152,6 +153,22 @@ class BlobRefsHttpTest {
       assertTrue(image.get("blob") == null);
     }
     assertEquals(400, http.get("/v1/instances/default/tether/stream?images=thumbnails").status());
+  }
+
+  @Test
+  void poll_asStoredByDefault_inlineOnRequest_likeTheStream() throws Exception {
+    byte[] png = Fixtures.picture("png", 6, 4);
+    String key = upload(png).get("blob").asText();
+    assertEquals(202, http.post("/v1/instances/default/tether", Fixtures.utf8(frameWithRef("image/png", key, png.length))).status());
+    JsonNode stored = http.get("/v1/instances/default/tether/poll?after_seq=0&images=stored").json().get("frames").get(0);
+    assertEquals(key, stored.at("/payload/images/0/blob").asText());
+    JsonNode inline = http.get("/v1/instances/default/tether/poll?after_seq=0&images=inline").json().get("frames").get(0);
+    assertEquals(java.util.Base64.getEncoder().encodeToString(png), inline.at("/payload/images/0/data").asText());
+    assertTrue(inline.at("/payload/images/0/blob").isMissingNode());
+    assertEquals(stored.get("seq"), inline.get("seq"));
+    RawHttp.Reply bad = http.get("/v1/instances/default/tether/poll?images=thumbnails");
+    assertEquals(400, bad.status());
+    assertEquals("INVALID_ARGUMENT", bad.errorCode());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tether.server.internal;
 
+import dev.tether.server.testing.StreamReader;
 import dev.tether.server.testing.RawSocket;
 import dev.tether.server.testing.RawHttp;
 import dev.tether.server.testing.Fixtures;

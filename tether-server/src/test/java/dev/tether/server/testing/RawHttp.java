@@ -53,6 +53,12 @@ public final class RawHttp implements AutoCloseable {
     return reply(request(path).send());
   }
 
+  /** A GET whose answer may be large (a poll carrying a 28 MB frame): buffered up to {@code maxBytes}. */
+  public Reply getLarge(String path, int maxBytes) throws Exception {
+    var listener = new org.eclipse.jetty.client.CompletableResponseListener(request(path), maxBytes);
+    return reply(listener.send().get(120, TimeUnit.SECONDS));
+  }
+
   public Reply get(String path, String authorization) throws Exception {
     return reply(request(path).headers(h -> h.put("Authorization", authorization)).send());
   }

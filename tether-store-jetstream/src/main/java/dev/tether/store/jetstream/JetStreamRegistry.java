@@ -2,6 +2,7 @@ package dev.tether.store.jetstream;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.store.jetstream.internal.FormingCluster;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.RegistryCodec;
 import io.nats.client.Connection;
@@ -404,6 +405,7 @@ public final class JetStreamRegistry implements AutoCloseable {
     private int maxInstances = 10_000;
     private int maxChannels = 64;
     private Duration requestTimeout = Duration.ofSeconds(5);
+    private Duration openTimeout = Duration.ofSeconds(30);
 
     private Builder() {}
 
@@ -465,7 +467,22 @@ public final class JetStreamRegistry implements AutoCloseable {
     }
 
     /**
-     * Opens (creating when absent) the bucket and loads the instances.
+     * How long {@link #open()} keeps retrying while the cluster is still forming (no JetStream
+     * leader yet, too few peers known to place the bucket's replicas, requests timing out), as
+     * when hosts and NATS nodes start together; default 30 s.
+     */
+    public Builder openTimeout(Duration timeout) {
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("openTimeout must be >= 0 but was " + timeout);
+      }
+      this.openTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Opens (creating when absent) the bucket and loads the instances. Failures that a forming
+     * cluster gives (JetStream API codes 10005 "no suitable peers for placement" and 10008
+     * "temporarily unavailable", timeouts) are retried until {@link #openTimeout}.
      *
      * @throws IOException when JetStream cannot be reached or the bucket cannot be made
      * @throws IllegalStateException when no connection was set
@@ -480,15 +497,18 @@ public final class JetStreamRegistry implements AutoCloseable {
       KeyValueOptions options = KeyValueOptions.builder()
           .jetStreamOptions(io.nats.client.JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build();
       try {
-        try {
-          connection.keyValueManagement(options).create(KeyValueConfiguration.builder(n.registryBucket())
-              .description("tether instance registry").maxHistoryPerKey(1).storageType(StorageType.File)
-              .replicas(r).maxValueSize(MAX_VALUE_BYTES + 1024).build());
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != 10058) { // exists with another configuration: use it
-            throw e;
+        FormingCluster.retry("opening the registry bucket " + n.registryBucket(), openTimeout, () -> {
+          try {
+            return connection.keyValueManagement(options).create(KeyValueConfiguration.builder(n.registryBucket())
+                .description("tether instance registry").maxHistoryPerKey(1).storageType(StorageType.File)
+                .replicas(r).maxValueSize(MAX_VALUE_BYTES + 1024).build());
+          } catch (JetStreamApiException e) {
+            if (e.getApiErrorCode() != 10058) { // exists with another configuration: use it
+              throw e;
+            }
+            return null;
           }
-        }
+        });
         return new JetStreamRegistry(this, connection.keyValue(n.registryBucket(), options));
       } catch (JetStreamApiException e) {
         throw new IOException("cannot open the registry bucket " + n.registryBucket() + ": " + e.getMessage(), e);

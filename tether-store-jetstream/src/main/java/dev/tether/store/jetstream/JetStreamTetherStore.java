@@ -13,6 +13,7 @@ import dev.tether.store.Retention;
 import dev.tether.store.SequencedFrameIndex;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
+import dev.tether.store.jetstream.internal.FormingCluster;
 import dev.tether.store.jetstream.internal.Appender;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
@@ -946,6 +947,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
+    private Duration openTimeout = Duration.ofSeconds(30);
     private String subjectPrefix = "tether";
     private String connectionName = "tether-store";
 
@@ -1112,6 +1114,19 @@ public final class JetStreamTetherStore implements TetherStore {
      * @throws IOException when no server can be reached or JetStream is not enabled
      * @throws IllegalStateException when neither or both of servers and connection are set
      */
+    /**
+     * How long {@link #connect()} waits for JetStream to answer when the servers are up but their
+     * cluster is still forming (no meta leader yet after nodes started or restarted); default 30 s.
+     * A server without JetStream fails at once.
+     */
+    public Builder openTimeout(Duration timeout) {
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("openTimeout must be >= 0 but was " + timeout);
+      }
+      this.openTimeout = timeout;
+      return this;
+    }
+
     public JetStreamTetherStore connect() throws IOException {
       if (connection != null && !servers.isEmpty()) {
         throw new IllegalStateException("set servers or a connection, not both");
@@ -1152,9 +1167,13 @@ public final class JetStreamTetherStore implements TetherStore {
         throw new java.io.InterruptedIOException("interrupted while connecting to " + servers);
       }
       try {
-        JetStreamTetherStore store = new JetStreamTetherStore(this, nc, true);
-        nc.jetStreamManagement().getAccountStatistics(); // fails fast when JetStream is off
-        return store;
+        if (!nc.getServerInfo().isJetStreamAvailable()) {
+          throw new IOException("JetStream is not enabled on the NATS server at " + nc.getConnectedUrl()
+              + " (start nats-server with -js)");
+        }
+        // A forming cluster (a node just restarted, or all started together) may not answer yet.
+        FormingCluster.retry("connecting to JetStream", openTimeout, () -> nc.jetStreamManagement().getAccountStatistics());
+        return new JetStreamTetherStore(this, nc, true);
       } catch (IOException | JetStreamApiException | RuntimeException e) {
         try {
           nc.close();

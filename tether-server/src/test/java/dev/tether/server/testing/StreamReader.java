@@ -1,7 +1,9 @@
-package dev.tether.server.internal;
+package dev.tether.server.testing;
 
-import dev.tether.client.HostAddress;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tether.api.internal.TetherJson;
+import dev.tether.client.HostAddress;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +13,15 @@ import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.io.Transport;
 
-/** Reads an NDJSON stream line by line, skipping heartbeats. */
-final class StreamReader implements AutoCloseable {
+/** Reads an NDJSON stream line by line, skipping heartbeats (Unix socket). */
+public final class StreamReader implements AutoCloseable {
+  private static final ObjectMapper MAPPER = new ObjectMapper(TetherJson.newFactory());
+
   private final HttpClient http = new HttpClient();
   private final BufferedReader reader;
   private final Request request;
 
-  StreamReader(HostAddress.Unix address, String path) throws Exception {
+  public StreamReader(HostAddress.Unix address, String path) throws Exception {
     http.start();
     request = http.newRequest("http://localhost" + path).transport(new Transport.TCPUnix(address.path()));
     InputStreamResponseListener listener = new InputStreamResponseListener();
@@ -30,7 +34,7 @@ final class StreamReader implements AutoCloseable {
   }
 
   /** The next non-empty line as JSON. */
-  JsonNode nextFrame() throws Exception {
+  public JsonNode nextFrame() throws Exception {
     String line;
     do {
       line = reader.readLine();
@@ -38,7 +42,7 @@ final class StreamReader implements AutoCloseable {
         throw new IllegalStateException("the stream ended");
       }
     } while (line.isBlank());
-    return Json.MAPPER.readTree(line);
+    return MAPPER.readTree(line);
   }
 
   @Override

@@ -1,0 +1,356 @@
+package dev.tether.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tether.client.HostAddress;
+import dev.tether.server.testing.Fixtures;
+import dev.tether.server.testing.RawHttp;
+import dev.tether.server.testing.StreamReader;
+import dev.tether.store.jetstream.testing.NatsServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 21 as a user runs it on a real cluster: three {@code nats-server} nodes on loopback and
+ * two {@code tether serve --nats} child processes (A and B) without {@code --auto-create}, each
+ * given one node's URL (the cluster tells it the others). Everything is checked over HTTP, the way
+ * the reference clients meet it: the registry, 4 x 5 MiB images, blobs, watermarks, ring caps,
+ * the failover of each node with both hosts reading, and both hosts restarted.
+ *
+ * <p>A read may answer 503 while a host catches up after its node died (the documented read
+ * guarantee); the reads here retry on 503 as an HTTP client should, and must never see fewer
+ * frames than were acknowledged.
+ */
+@Tag("cluster")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ManyHostsClusterTest {
+  static final int RING_MAX_FRAMES = 20;
+  static final int IMAGE_BYTES = 5 * 1024 * 1024;
+  static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+  @TempDir static Path dir;
+  static List<NatsServer> nodes;
+  static Host a;
+  static Host b;
+  static int retried503;
+  static int starts;
+
+  /** One {@code serve} process and an HTTP client on its socket. */
+  record Host(String name, ChildJvm process, RawHttp http, HostAddress.Unix address) implements AutoCloseable {
+    static Host start(String name, NatsServer node) throws Exception {
+      HostAddress.Unix address = new HostAddress.Unix(dir.resolve(name + ".sock"));
+      ChildJvm serve = ChildJvm.startWith(dir, "serve-" + name + "-" + (++starts), Map.of(), List.of("-Xmx512m"), "serve",
+          "--socket", address.path().toString(), "--nats", node.url(), "--nats-replicas", "3",
+          "--ring-max-frames", Integer.toString(RING_MAX_FRAMES), "--workspaces", dir.resolve("ws-" + name).toString());
+      serve.awaitStderr("listening on", 90_000);
+      return new Host(name, serve, new RawHttp(address), address);
+    }
+
+    @Override
+    public void close() throws Exception {
+      http.close();
+      process.close();
+    }
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    NatsServer.binary();
+    nodes = NatsServer.cluster(dir, 3);
+    a = Host.start("a", nodes.get(0));
+    b = Host.start("b", nodes.get(1));
+  }
+
+  @AfterAll
+  static void stop() {
+    for (AutoCloseable c : new AutoCloseable[] {a, b}) {
+      closeQuietly(c);
+    }
+    if (nodes != null) {
+      nodes.forEach(ManyHostsClusterTest::closeQuietly);
+    }
+    System.out.println("ManyHostsClusterTest: reads and posts answered 503 (then retried) " + retried503 + " times");
+  }
+
+  @Test
+  @Order(1)
+  void registry_putOnA_isKnownOnB_deleteOnB_isGoneOnA_withinASecond() throws Exception {
+    assertEquals(404, b.http.get("/v1/instances/reg").status(), "registered nowhere yet");
+    assertEquals(404, a.http.post("/v1/instances/reg/tether", wire("too early")).status(), "no --auto-create");
+    assertEquals(201, a.http.send("PUT", "/v1/instances/reg", null, new byte[0]).status());
+    assertEquals(200, awaitStatus(b, "/v1/instances/reg", 200, 1_000), "registered on A, known on B within a second");
+    assertEquals(200, a.http.send("PUT", "/v1/instances/reg", null, new byte[0]).status(), "a second PUT finds it");
+    assertEquals(202, b.http.post("/v1/instances/reg/tether", wire("hello from B")).status());
+    assertEquals(1, pollAll(a, "reg").size());
+    assertEquals(200, b.http.method("DELETE", "/v1/instances/reg").status());
+    assertEquals(404, awaitStatus(a, "/v1/instances/reg", 404, 1_000), "deleted on B, gone on A within a second");
+    assertEquals(404, a.http.post("/v1/instances/reg/tether", wire("after delete")).status());
+  }
+
+  @Test
+  @Order(2)
+  void fourImagesOf5MiB_postedInlineOnA_areReadByteIdenticalOnB_byPollStreamAndBlob() throws Exception {
+    register("img");
+    List<byte[]> images = new ArrayList<>();
+    StringBuilder json = new StringBuilder("{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"s\"},"
+        + "\"payload\":{\"text\":\"four\",\"images\":[");
+    for (int i = 0; i < 4; i++) {
+      byte[] png = png(IMAGE_BYTES, i);
+      images.add(png);
+      json.append(i == 0 ? "" : ",").append("{\"media_type\":\"image/png\",\"data\":\"")
+          .append(Base64.getEncoder().encodeToString(png)).append("\"}");
+    }
+    byte[] body = json.append("]}}").toString().getBytes(StandardCharsets.UTF_8);
+    RawHttp.Reply sent = a.http.postReadingEarlyAnswer("/v1/instances/img/tether", body);
+    assertEquals(202, sent.status(), sent.body());
+    long seq = sent.json().get("ingress_seq").asLong();
+
+    // poll on B: as stored (refs to what the store offloaded, served by GET .../blob), or inline on request.
+    JsonNode polled = pollAll(b, "img", "stored").get(0);
+    assertEquals(seq, polled.get("seq").asLong());
+    assertStoredImages(images, polled.at("/payload/images"), "poll on B");
+    assertImages(images, pollAll(b, "img", "inline").get(0).at("/payload/images"), "poll?images=inline on B");
+
+    // stream on B, both views: inline carries the bytes; stored carries what GET .../blob serves.
+    try (StreamReader inline = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0&images=inline")) {
+      assertImages(images, inline.nextFrame().at("/payload/images"), "stream?images=inline on B");
+    }
+    try (StreamReader stored = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0")) {
+      assertStoredImages(images, stored.nextFrame().at("/payload/images"), "stream on B");
+    }
+  }
+
+  @Test
+  @Order(3)
+  void blobUploadedOnA_isServedByB_andAFrameReferencingItIsAcceptedOnB() throws Exception {
+    register("blob");
+    byte[] upload = Fixtures.picture("png", 9, 7);
+    RawHttp.Reply stored = a.http.send("POST", "/v1/instances/blob/blob", "image/png", upload);
+    assertEquals(200, stored.status(), stored.body());
+    String key = stored.json().get("blob").asText();
+    assertArrayEquals(upload, blobOn(b, "blob", key), "a blob uploaded on A is served by B");
+    String ref = "{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":\"host\",\"id\":\"r\"},\"payload\":{\"text\":\"this\","
+        + "\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + key + "\",\"size\":" + upload.length + "}]}}";
+    RawHttp.Reply accepted = b.http.post("/v1/instances/blob/tether", ref.getBytes(StandardCharsets.UTF_8));
+    assertEquals(202, accepted.status(), "B accepts a ref to a blob A stored: " + accepted.body());
+    try (StreamReader inline = new StreamReader(a.address, "/v1/instances/blob/tether/stream?after_seq=0&images=inline")) {
+      assertArrayEquals(upload, Base64.getDecoder().decode(inline.nextFrame().at("/payload/images/0/data").asText()),
+          "A resolves the ref B accepted");
+    }
+    String missing = ref.replace(key, "c".repeat(64) + ".png");
+    assertEquals(404, b.http.post("/v1/instances/blob/tether", missing.getBytes(StandardCharsets.UTF_8)).status(),
+        "a ref to a blob no host stored is refused");
+  }
+
+  @Test
+  @Order(4)
+  void watermarkSetOnA_isReadOnB() throws Exception {
+    register("wm");
+    assertEquals(0, b.http.get("/v1/instances/wm/tether/watermark?channel=gw").json().get("seq").asLong());
+    assertEquals(200, a.http.post("/v1/instances/wm/tether/watermark?channel=gw", "{\"seq\":42}".getBytes(StandardCharsets.UTF_8)).status());
+    assertEquals(42, b.http.get("/v1/instances/wm/tether/watermark?channel=gw").json().get("seq").asLong(), "a gateway moved to B resumes");
+    assertEquals(0, b.http.get("/v1/instances/wm/tether/watermark?channel=other").json().get("seq").asLong());
+  }
+
+  @Test
+  @Order(5)
+  void ringMaxFrames_boundsTheSharedStream_postsFromBothHosts() throws Exception {
+    register("ring");
+    long first = -1;
+    for (int i = 0; i < RING_MAX_FRAMES + 50; i++) {
+      long seq = postUntilAccepted(i % 2 == 0 ? a : b, "ring", "n" + i);
+      first = first < 0 ? seq : first;
+    }
+    for (Host h : List.of(a, b)) {
+      JsonNode page = h.http.get("/v1/instances/ring/tether/poll?after_seq=0&limit=200").json();
+      assertEquals(RING_MAX_FRAMES, page.get("frames").size(), h.name + ": " + page);
+      assertTrue(page.path("gap").asBoolean(), page.toString());
+      assertEquals(first + 50, page.get("oldest_seq").asLong(), page.toString());
+    }
+  }
+
+  @Test
+  @Order(6)
+  void nodeOfHostAKilled_fullReadsOnAAndBReturnEveryAcknowledgedFrame_forEachNode() throws Exception {
+    for (int round = 0; round < nodes.size(); round++) {
+      NatsServer home = nodes.get(round);
+      restartHosts(home, nodes.get((round + 1) % nodes.size()));
+      String vm = "failover-" + round;
+      register(vm);
+      List<Long> acknowledged = new ArrayList<>();
+      for (int i = 0; i < 7; i++) {
+        acknowledged.add(postUntilAccepted(a, vm, "f-" + i));
+      }
+      assertEquals(7, pollAll(a, vm).size());
+      assertEquals(7, pollAll(b, vm).size());
+      home.kill();
+      acknowledged.add(postUntilAccepted(a, vm, "f-7"));
+      for (int i = 8; i < 18; i++) {
+        acknowledged.add(postUntilAccepted(i % 2 == 0 ? a : b, vm, "f-" + i));
+      }
+      for (Host h : List.of(a, b)) {
+        List<JsonNode> read = pollAll(h, vm);
+        List<String> texts = read.stream().map(f -> f.at("/payload/text").asText()).toList();
+        assertEquals(18, read.size(), "round " + round + " (killed " + home.name() + "), host " + h.name + " read " + texts);
+        for (int i = 0; i < 18; i++) {
+          assertEquals("f-" + i, texts.get(i), "frame " + i + " in append order on " + h.name);
+          assertEquals(acknowledged.get(i), read.get(i).get("seq").asLong(), "the acknowledged seq on " + h.name);
+        }
+      }
+      home.start();
+    }
+  }
+
+  @Test
+  @Order(7)
+  void bothHostsRestarted_seqsContinue_neverReused() throws Exception {
+    restartHosts(nodes.get(2), nodes.get(0));
+    register("restart");
+    long before = 0;
+    for (int i = 0; i < 3; i++) {
+      before = postUntilAccepted(i % 2 == 0 ? a : b, "restart", "before-" + i);
+    }
+    restartHosts(nodes.get(1), nodes.get(2));
+    assertEquals(200, b.http.get("/v1/instances/restart").status(), "the registry outlives both hosts");
+    long after = postUntilAccepted(b, "restart", "after");
+    assertTrue(after > before, "seq " + after + " after a restart, " + before + " before it");
+    List<JsonNode> all = pollAll(a, "restart");
+    assertEquals(4, all.size());
+    assertEquals(List.of("before-0", "before-1", "before-2", "after"), all.stream().map(f -> f.at("/payload/text").asText()).toList());
+    assertFalse(a.process.stderrText().contains("Exception in thread"), a.process.stderrText());
+  }
+
+  // --- helpers
+
+  static void restartHosts(NatsServer nodeOfA, NatsServer nodeOfB) throws Exception {
+    a.close();
+    b.close();
+    a = Host.start("a", nodeOfA);
+    b = Host.start("b", nodeOfB);
+  }
+
+  static void register(String id) throws Exception {
+    RawHttp.Reply put = a.http.send("PUT", "/v1/instances/" + id, null, new byte[0]);
+    assertEquals(201, put.status(), put.body());
+    assertEquals(200, awaitStatus(b, "/v1/instances/" + id, 200, 1_000), "PUT on A known on B within a second");
+  }
+
+  static byte[] wire(String text) {
+    return Fixtures.wire(Fixtures.userMessage("s", text));
+  }
+
+  /** POSTs a text frame, retrying while the host answers 503 (its node died); the acknowledged seq. */
+  static long postUntilAccepted(Host h, String vm, String text) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      RawHttp.Reply r = h.http.post("/v1/instances/" + vm + "/tether", wire(text));
+      if (r.status() == 202) {
+        return r.json().get("ingress_seq").asLong();
+      }
+      assertEquals(503, r.status(), h.name + " answered " + r.body());
+      retried503++;
+      assertTrue(System.nanoTime() < deadline, h.name + " still 503 after 60 s: " + r.body());
+      Thread.sleep(200);
+    }
+  }
+
+  /** Every stored frame from seq 0, retrying while the host answers 503. */
+  static List<JsonNode> pollAll(Host h, String vm) throws Exception {
+    return pollAll(h, vm, "stored");
+  }
+
+  static List<JsonNode> pollAll(Host h, String vm, String images) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      RawHttp.Reply r = h.http.getLarge("/v1/instances/" + vm + "/tether/poll?after_seq=0&limit=200&images=" + images, 64 << 20);
+      if (r.status() == 200) {
+        List<JsonNode> frames = new ArrayList<>();
+        r.json().get("frames").forEach(frames::add);
+        return frames;
+      }
+      assertEquals(503, r.status(), h.name + " answered " + r.body());
+      retried503++;
+      assertTrue(System.nanoTime() < deadline, h.name + " still 503 after 60 s: " + r.body());
+      Thread.sleep(200);
+    }
+  }
+
+  static byte[] blobOn(Host h, String vm, String key) throws Exception {
+    RawHttp.Reply r = h.http.getLarge("/v1/instances/" + vm + "/blob/" + key, 16 << 20);
+    assertEquals(200, r.status(), h.name + ": " + r.body());
+    return r.bytes();
+  }
+
+  static void assertImages(List<byte[]> want, JsonNode images, String where) {
+    assertEquals(want.size(), images.size(), where);
+    for (int i = 0; i < want.size(); i++) {
+      assertTrue(images.get(i).has("data"), where + ": image " + i + " inline, was " + images.get(i));
+      assertArrayEquals(want.get(i), Base64.getDecoder().decode(images.get(i).get("data").asText()), where + ": image " + i);
+    }
+  }
+
+  /** Each image inline and equal, or a ref whose blob both hosts serve byte-identical. */
+  static void assertStoredImages(List<byte[]> want, JsonNode images, String where) throws Exception {
+    assertEquals(want.size(), images.size(), where);
+    for (int i = 0; i < want.size(); i++) {
+      JsonNode image = images.get(i);
+      if (image.has("data")) {
+        assertArrayEquals(want.get(i), Base64.getDecoder().decode(image.get("data").asText()), where + ": image " + i);
+      } else {
+        for (Host h : List.of(a, b)) {
+          assertArrayEquals(want.get(i), blobOn(h, "img", image.get("blob").asText()), where + ": blob of image " + i + " on " + h.name);
+        }
+      }
+    }
+  }
+
+  static int awaitStatus(Host h, String path, int want, long withinMs) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(withinMs);
+    int status;
+    do {
+      status = h.http.get(path).status();
+    } while (status != want && System.nanoTime() < deadline && sleep(20));
+    return status;
+  }
+
+  static boolean sleep(long ms) throws InterruptedException {
+    Thread.sleep(ms);
+    return true;
+  }
+
+  /** {@code size} random bytes that start with the PNG signature (what the validator checks). */
+  static byte[] png(int size, long seed) {
+    byte[] bytes = new byte[size];
+    new Random(seed).nextBytes(bytes);
+    System.arraycopy(PNG_SIGNATURE, 0, bytes, 0, PNG_SIGNATURE.length);
+    return bytes;
+  }
+
+  static void closeQuietly(AutoCloseable c) {
+    try {
+      if (c != null) {
+        c.close();
+      }
+    } catch (Exception ignored) {
+      // best effort
+    }
+  }
+}
