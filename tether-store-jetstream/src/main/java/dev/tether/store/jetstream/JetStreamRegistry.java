@@ -132,17 +132,15 @@ public final class JetStreamRegistry implements AutoCloseable {
     requireId(id);
     Objects.requireNonNull(attributes, "attributes");
     for (int attempt = 0; ; attempt++) {
-      Optional<RegisteredInstance> existing = get(id);
-      if (existing.isPresent()) {
-        return new Created(existing.get(), false);
-      }
+      // The bucket decides, not this host's memory: another host may have deleted the id a moment
+      // ago, and the watch may not have told this host yet.
       Instant now = Instant.now();
       byte[] value = RegistryCodec.instance(id, now, workspace, attributes);
       if (value.length > MAX_VALUE_BYTES) {
         throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "the registry entry of instance '" + shorten(id) + "' is "
             + value.length + " bytes; at most " + MAX_VALUE_BYTES + " bytes of workspace and attributes are kept");
       }
-      if (size() >= maxInstances) {
+      if (size() >= maxInstances && !isKnown(id)) {
         throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "the registry holds its maximum of " + maxInstances
             + " instances; delete one first");
       }
@@ -155,12 +153,37 @@ public final class JetStreamRegistry implements AutoCloseable {
         if (e.getApiErrorCode() != WRONG_LAST_SEQUENCE || attempt >= 5) {
           throw unavailable("create instance " + shorten(id), e);
         }
-        // Another host created it first (or it was deleted in between): read it and answer that.
-        readThrough(id);
+        // It exists (created by any host, now or before): answer what the bucket holds.
+        RegisteredInstance existing = fromBucket(id);
+        if (existing != null) {
+          return new Created(existing, false);
+        }
+        // deleted in between: try again
       } catch (IOException e) {
         throw unavailable("create instance " + shorten(id), e);
       }
     }
+  }
+
+  private boolean isKnown(String id) {
+    Known k = known.get(names.registryKey(id));
+    return k != null && k.instance() != null;
+  }
+
+  /** What the bucket holds for {@code id} now (null when absent or deleted), also noted in memory. */
+  private RegisteredInstance fromBucket(String id) {
+    KeyValueEntry e;
+    try {
+      e = kv.get(names.registryKey(id));
+    } catch (IOException | JetStreamApiException ex) {
+      throw unavailable("look up instance " + shorten(id), ex);
+    }
+    if (e == null || e.getOperation() != KeyValueOperation.PUT) {
+      return null;
+    }
+    apply(e);
+    RegistryCodec.InstanceValue v = RegistryCodec.readInstance(e.getValue());
+    return v == null ? null : new RegisteredInstance(v.id(), v.createdAt(), v.workspace(), v.attributes(), e.getRevision());
   }
 
   /**

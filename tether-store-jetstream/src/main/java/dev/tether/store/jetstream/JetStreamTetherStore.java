@@ -14,6 +14,7 @@ import dev.tether.store.SequencedFrameIndex;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.internal.FormingCluster;
+import dev.tether.store.jetstream.internal.LastSeqRequest;
 import dev.tether.store.jetstream.internal.Appender;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
@@ -122,10 +123,11 @@ import javax.net.ssl.SSLContext;
  * without a wait or subscription, or is refused ({@code TOO_MANY_INSTANCES}) when all are in use.
  * Each view's ring keeps the retention's caps; there is no byte budget across views.
  *
- * <p><b>The read guarantee.</b> Before {@link #query} answers, and before a
- * {@link #waitForFrames wait} or {@link #subscribe subscription} starts, a read barrier asks the
- * stream for its last sequence and lets the local view catch up to it and to the newest seq this
- * process appended. So a read sees every frame acknowledged before it began, on this host
+ * <p><b>The read guarantee.</b> Before {@link #query} answers, before a
+ * {@link #subscribe subscription} starts and before a {@link #waitForFrames wait} answers, a read
+ * barrier asks the stream for its last sequence and lets the local view catch up to it and to the
+ * newest seq this process appended (a wait sends that request while it is registered and holds no
+ * thread for it, so a long-poll costs no extra round trip before an append can wake it). So a read sees every frame acknowledged before it began, on this host
  * (read-your-writes) and on any other; a wait then wakes when any host appends. A view that does
  * not catch up within {@link Builder#readBarrierTimeout} gets a new consumer (its server may have
  * died, or the connection moved to another node before jnats noticed) and
@@ -173,6 +175,10 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Dispatcher delivery;
   private final Dispatcher control;
   private final ScheduledThreadPoolExecutor retries;
+  /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
+  private final java.util.concurrent.ThreadPoolExecutor catchUps;
+  /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
+  private final String apiPrefix = "$JS.API.";
   private final Appender appender;
   private final StreamAdmin admin;
   private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
@@ -218,6 +224,13 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
+    this.catchUps = new java.util.concurrent.ThreadPoolExecutor(16, 16, 30, TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "tether-jetstream-catchup");
+          t.setDaemon(true);
+          return t;
+        });
+    catchUps.allowCoreThreadTimeOut(true);
     long sweep = Math.max(250, Math.min(30_000, b.idleTimeout.toMillis() / 2));
     retries.scheduleWithFixedDelay(() -> {
       try {
@@ -542,6 +555,15 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   }
 
+  /**
+   * Whether a wait's answer already holds every matching frame up to the barrier's {@code target}:
+   * it reaches the target. Otherwise (it woke or timed out before the view held the target) the
+   * answer is read again from the view, which holds it now.
+   */
+  private static boolean coversBarrier(QueryResult r, long target) {
+    return !r.frames().isEmpty() && r.frames().get(r.frames().size() - 1).seq() >= target;
+  }
+
   /** Adds the gap a local view that started on an already evicted stream cannot see itself. */
   private static QueryResult withFloorGap(InstanceMirror m, FrameQuery q, QueryResult r) {
     if (r.gap() || q.afterSeq() >= m.floor()) {
@@ -572,17 +594,59 @@ public final class JetStreamTetherStore implements TetherStore {
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
       }
-      try {
-        catchUp(m, instance); // never wait (or time out) on a view that lacks acknowledged frames
-      } catch (StoreUnavailableException e) {
-        return CompletableFuture.failedFuture(e);
-      }
+      m.touch();
+      long epoch = reconnects.get();
+      // The read barrier's request goes out while the wait is registered, and the answer waits
+      // for both: no thread is held, and an append racing the wait costs no extra round trip.
+      CompletableFuture<Long> streamLast = LastSeqRequest.send(nc, apiPrefix, names.stream(instance), readBarrierTimeout);
       CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
       if (inner == null) {
         continue; // removed meanwhile: wait on the instance's next history
       }
-      return inner; // the index completes it through the executor; cancelling it ends the wait
+      return afterBarrier(m, instance, query, epoch, streamLast, inner);
     }
+  }
+
+  /**
+   * {@code inner}'s answer once the view is shown to hold every frame acknowledged before the
+   * wait began (see {@link #catchUp}). The common case is decided on the NATS thread: the stream's
+   * last seq arrived and the view holds it (or gets it within the barrier timeout). Anything else
+   * (no answer, a view stuck after a failover) runs the blocking {@link #catchUp} on a catch-up
+   * thread, and fails the wait with {@link StoreUnavailableException} if it cannot. An answer with
+   * frames is read again from the view after the barrier, so it holds every frame up to it.
+   * Cancelling the returned future ends the wait.
+   */
+  private CompletableFuture<QueryResult> afterBarrier(InstanceMirror m, String instance, FrameQuery query, long epoch,
+      CompletableFuture<Long> streamLast, CompletableFuture<QueryResult> inner) {
+    CompletableFuture<Long> caughtUpTo = streamLast
+        .thenCompose(last -> {
+          long target = Math.max(last, m.ackedSeq());
+          return m.seqReached(target).copy().orTimeout(readBarrierTimeout.toMillis(), TimeUnit.MILLISECONDS)
+              .thenApply(ignored -> target);
+        })
+        .whenComplete((target, e) -> {
+          if (e == null) {
+            m.verified(epoch);
+          }
+        })
+        .exceptionallyCompose(e -> CompletableFuture.supplyAsync(() -> {
+          catchUp(m, instance);
+          return Long.MAX_VALUE; // caught up to some later seq: read the answer again
+        }, catchUps));
+    CompletableFuture<QueryResult> outer = inner.thenCombine(caughtUpTo, (r, target) -> {
+      if (m.stopped() || coversBarrier(r, target)) {
+        return r;
+      }
+      QueryResult again = withFloorGap(m, query, m.index().query(query));
+      return again.frames().isEmpty() ? r : again;
+    });
+    CompletableFuture<QueryResult> answer = relay(outer);
+    answer.whenComplete((r, e) -> {
+      if (e != null) {
+        inner.cancel(false); // the barrier failed, or the caller cancelled: end the index wait
+      }
+    });
+    return answer;
   }
 
   @Override
@@ -909,6 +973,7 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     timer.close();
     retries.shutdownNow();
+    catchUps.shutdownNow();
     try {
       nc.removeConnectionListener(reconnectCounter);
       nc.closeDispatcher(control);

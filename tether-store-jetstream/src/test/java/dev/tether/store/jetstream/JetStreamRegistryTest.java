@@ -113,6 +113,28 @@ class JetStreamRegistryTest extends OneNatsServer {
     assertEquals(Map.of(), a.watermarks("vm"));
   }
 
+  /**
+   * A host that still remembers an instance another host just deleted creates it anew: the
+   * bucket decides a create, not the host's memory (the watch may bring the delete a moment later,
+   * and then the instance would be gone on the host that answered "it exists").
+   */
+  @Test
+  void createRightAfterAnotherHostDeleted_createsAnew_evenBeforeTheWatchSaysSo() throws Exception {
+    String p = prefix("recreate");
+    JetStreamRegistry a = host(p);
+    JetStreamRegistry b = host(p);
+    for (int i = 0; i < 20; i++) {
+      String id = "vm-" + i;
+      assertTrue(a.create(id, null, Map.of()).created());
+      assertTrue(b.get(id).isPresent());
+      assertTrue(b.delete(id));
+      JetStreamRegistry.Created again = a.create(id, null, Map.of());
+      assertTrue(again.created(), "round " + i + ": deleted on B, so A creates it anew");
+      a.setWatermark(id, "gw", 5);
+      assertEquals(5, b.watermark(id, "gw"), "round " + i + ": the new instance is registered on both");
+    }
+  }
+
   @Test
   void bounds_instancesAndChannelsPerInstance() throws Exception {
     String p = prefix("bounds");

@@ -233,11 +233,30 @@ public final class InstanceMirror {
     if (DELIVERING.get()) {
       return false;
     }
+    try {
+      seqReached(seq).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Completes (on the dispatcher thread, or at once) when the index holds every seq up to
+   * {@code seq} or the view is {@link #stop stopped}; never fails. For waits that must not hold a
+   * thread while the view catches up.
+   */
+  public CompletableFuture<Void> seqReached(long seq) {
+    if (index.lastSeq() >= seq) {
+      return CompletableFuture.completedFuture(null);
+    }
     CompletableFuture<Void> f;
     lock.lock();
     try {
       if (stopped) {
-        return true; // stop() completes the barriers it finds under this lock; none would come later
+        return CompletableFuture.completedFuture(null); // stop() completed the barriers it found under this lock
       }
       f = barriers.computeIfAbsent(seq, s -> new CompletableFuture<>());
     } finally {
@@ -246,14 +265,7 @@ public final class InstanceMirror {
     if (index.lastSeq() >= seq) { // delivered between the check and the registration
       release(index.lastSeq());
     }
-    try {
-      f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return false;
-    }
+    return f;
   }
 
   /** Notes a seq this process appended, so {@link #lastSeq()} covers it before it is delivered. */
