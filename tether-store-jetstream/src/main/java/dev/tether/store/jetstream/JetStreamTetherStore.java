@@ -633,21 +633,52 @@ public final class JetStreamTetherStore implements TetherStore {
           catchUp(m, instance);
           return Long.MAX_VALUE; // caught up to some later seq: read the answer again
         }, catchUps));
-    CompletableFuture<QueryResult> outer = inner.thenCombine(caughtUpTo, (r, target) -> {
-      if (m.stopped() || coversBarrier(r, target)) {
-        return r;
+    CompletableFuture<QueryResult> answer = new CompletableFuture<>();
+    caughtUpTo.whenComplete((target, barrierFailure) -> {
+      if (barrierFailure != null) {
+        inner.cancel(false); // end the index wait
+        Throwable cause = barrierFailure instanceof CompletionException && barrierFailure.getCause() != null
+            ? barrierFailure.getCause() : barrierFailure;
+        completeThroughExecutor(() -> answer.completeExceptionally(cause));
+        return;
       }
-      QueryResult again = withFloorGap(m, query, m.index().query(query));
-      return again.frames().isEmpty() ? r : again;
+      // Usually the wait is still pending here and completes later on the executor (the index
+      // completes it there): then the answer completes on that thread, without a second hop.
+      Thread registering = Thread.currentThread();
+      inner.whenComplete((r, e) -> {
+        Runnable complete = () -> {
+          if (e != null) {
+            answer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+          } else if (m.stopped() || coversBarrier(r, target)) {
+            answer.complete(r);
+          } else {
+            QueryResult again = withFloorGap(m, query, m.index().query(query));
+            answer.complete(again.frames().isEmpty() ? r : again);
+          }
+        };
+        if (Thread.currentThread() == registering) {
+          completeThroughExecutor(complete); // already done: this is the NATS or catch-up thread
+        } else {
+          complete.run();
+        }
+      });
     });
-    CompletableFuture<QueryResult> answer = relay(outer);
     answer.whenComplete((r, e) -> {
-      if (e != null) {
-        inner.cancel(false); // the barrier failed, or the caller cancelled: end the index wait
+      if (answer.isCancelled()) {
+        inner.cancel(false); // the caller cancelled: end the index wait
       }
     });
     return answer;
   }
+
+  private void completeThroughExecutor(Runnable complete) {
+    try {
+      executor.execute(complete);
+    } catch (RuntimeException rejected) {
+      complete.run(); // the executor shut down: better here than never
+    }
+  }
+
 
   @Override
   public Subscription subscribe(String instance, int bufferFrames) {
@@ -920,20 +951,13 @@ public final class JetStreamTetherStore implements TetherStore {
   /** A future completed through the executor when {@code inner} completes. */
   private <T> CompletableFuture<T> relay(CompletableFuture<T> inner) {
     CompletableFuture<T> outer = new CompletableFuture<>();
-    inner.whenComplete((v, e) -> {
-      Runnable complete = () -> {
-        if (e == null) {
-          outer.complete(v);
-        } else {
-          outer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-        }
-      };
-      try {
-        executor.execute(complete);
-      } catch (RuntimeException rejected) {
-        complete.run(); // the executor shut down: better here than never
+    inner.whenComplete((v, e) -> completeThroughExecutor(() -> {
+      if (e == null) {
+        outer.complete(v);
+      } else {
+        outer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
       }
-    });
+    }));
     return outer;
   }
 
