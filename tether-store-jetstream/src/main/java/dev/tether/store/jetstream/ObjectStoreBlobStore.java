@@ -100,15 +100,28 @@ public final class ObjectStoreBlobStore implements BlobStore {
     return put(bytes, key.mediaType());
   }
 
+  /**
+   * The object's bytes, verified against the key: jnats checks the chunks against the object's
+   * SHA-256 digest while it reads, so an object whose digest is the key's needs no second hash;
+   * any other object is hashed here (and refused when it does not hash to its name). An object
+   * larger than the image limit is refused before it is read.
+   */
   @Override
   public byte[] get(BlobKey key) throws IOException {
     Objects.requireNonNull(key, "key");
-    if (info(key) == null) {
+    ObjectInfo info = info(key);
+    if (info == null) {
       throw new NoSuchFileException(key.fileName(), null, "no such blob in object store " + bucketName());
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    if (info.getSize() > limits.maxImageBytes()) {
+      throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " is " + info.getSize()
+          + " bytes, more than an image may be (" + limits.maxImageBytes() + ")");
+    }
+    ExactBuffer out = new ExactBuffer((int) info.getSize());
+    byte[] bytes;
     try {
       bucket.get(key.fileName(), out);
+      bytes = out.bytes();
     } catch (JetStreamApiException e) {
       throw new IOException("object store " + bucketName() + " failed to read " + key + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -116,15 +129,66 @@ public final class ObjectStoreBlobStore implements BlobStore {
       throw new java.io.InterruptedIOException("interrupted while reading " + key);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
-    } catch (IllegalStateException e) {
-      // jnats reports a digest or size mismatch of the chunks this way
+    } catch (IllegalStateException | ExactBuffer.SizeMismatch e) {
+      // jnats reports a digest or size mismatch of the chunks as IllegalStateException
       throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " is corrupt: " + e.getMessage());
     }
-    byte[] bytes = out.toByteArray();
-    if (!BlobKey.forContent(bytes, key.mediaType()).equals(key)) {
+    if (!digestIs(info.getDigest(), key) && !BlobKey.forContent(bytes, key.mediaType()).equals(key)) {
       throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " does not hash to its name");
     }
     return bytes;
+  }
+
+  /** Whether an Object Store digest ({@code SHA-256=<base64url>}) is the key's SHA-256. */
+  static boolean digestIs(String digest, BlobKey key) {
+    if (digest == null || !digest.startsWith("SHA-256=")) {
+      return false;
+    }
+    try {
+      return java.util.Arrays.equals(java.util.Base64.getUrlDecoder().decode(digest.substring("SHA-256=".length())),
+          java.util.HexFormat.of().parseHex(key.sha256Hex()));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** An output stream into one array of the object's announced size; more or fewer bytes fail. */
+  private static final class ExactBuffer extends java.io.OutputStream {
+    static final class SizeMismatch extends IOException {
+      private static final long serialVersionUID = 1L;
+
+      SizeMismatch(String message) {
+        super(message);
+      }
+    }
+
+    private final byte[] bytes;
+    private int size;
+
+    ExactBuffer(int size) {
+      this.bytes = new byte[size];
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (len > bytes.length - size) {
+        throw new SizeMismatch("more bytes than the announced " + bytes.length);
+      }
+      System.arraycopy(b, off, bytes, size, len);
+      size += len;
+    }
+
+    byte[] bytes() throws SizeMismatch {
+      if (size != bytes.length) {
+        throw new SizeMismatch(size + " bytes, not the announced " + bytes.length);
+      }
+      return bytes;
+    }
   }
 
   /** Reads the whole verified object, then streams it; the check happens before the first byte. */

@@ -95,4 +95,31 @@ class BlobsAcrossHostsTest extends OneNatsServer {
     }
     assertThrows(BlobCorruptedException.class, () -> store().readBlob(vm, key));
   }
+
+  @Test
+  void objectLargerThanAnImageMayBe_isRefusedBeforeItIsRead() throws Exception {
+    JetStreamTetherStore a = store();
+    String vm = instance("huge");
+    a.putBlob(vm, png(100, 10), MediaType.PNG); // makes the bucket
+    BlobKey key = BlobKey.forContent(png(100, 11), MediaType.PNG);
+    try (Connection nc = Nats.connect(server.url())) {
+      nc.objectStore(new Names("tether").bucket(vm)).put(key.fileName(), new byte[11 << 20]); // 11 MiB under a key
+    }
+    BlobCorruptedException e = assertThrows(BlobCorruptedException.class, () -> store().readBlob(vm, key));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("more than an image may be"), e.getMessage());
+  }
+
+  @Test
+  void digestOfTheObjectStore_isComparedToTheKey() {
+    byte[] bytes = png(300, 12);
+    BlobKey key = BlobKey.forContent(bytes, MediaType.PNG);
+    byte[] sha = java.util.HexFormat.of().parseHex(key.sha256Hex());
+    org.junit.jupiter.api.Assertions.assertTrue(ObjectStoreBlobStore.digestIs("SHA-256=" + java.util.Base64.getUrlEncoder().encodeToString(sha), key));
+    org.junit.jupiter.api.Assertions.assertTrue(ObjectStoreBlobStore.digestIs("SHA-256=" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(sha), key));
+    sha[0] ^= 1;
+    org.junit.jupiter.api.Assertions.assertFalse(ObjectStoreBlobStore.digestIs("SHA-256=" + java.util.Base64.getUrlEncoder().encodeToString(sha), key));
+    for (String bad : new String[] {null, "", "SHA-256=", "SHA-256=!!!", "MD5=abc", "sha-256=" + key.sha256Hex()}) {
+      org.junit.jupiter.api.Assertions.assertFalse(ObjectStoreBlobStore.digestIs(bad, key), String.valueOf(bad));
+    }
+  }
 }
