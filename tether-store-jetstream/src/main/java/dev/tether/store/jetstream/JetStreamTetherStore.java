@@ -108,7 +108,7 @@ import javax.net.ssl.SSLContext;
  * never before. Each append is published with a {@code Nats-Msg-Id} and retried with the same id
  * until {@link Builder#appendTimeout}, so an append retried across a leader change is stored once;
  * after the timeout it fails with {@link StoreUnavailableException}, never hanging longer. A frame
- * whose encoding exceeds {@link Builder#inlineImageBytes} has its inline images moved to the
+ * whose payload exceeds {@link Builder#inlineImageBytes} has its inline images moved to the
  * instance's Object Store bucket ({@link #blobStore}) and replaced by blob refs
  * {@code {media_type, blob, size}}; readers get that form, and {@link #inlineImages} turns it back.
  *
@@ -327,15 +327,15 @@ public final class JetStreamTetherStore implements TetherStore {
     checkOpen();
     ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
     Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
-    byte[] body = FrameCodec.standard().write(stored);
-    if (body.length > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
+    // Decided on the payload's size, so a frame of images is encoded once, after its offload.
+    if (stored.hasPayload() && stored.payload().size() > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
       try {
         stored = ImageOffload.toRefs(stored, blobStore(instance));
       } catch (IOException e) {
         throw unavailable(instance, e);
       }
-      body = FrameCodec.standard().write(stored);
     }
+    byte[] body = FrameCodec.standard().write(stored);
     if (body.length > maxPayload) {
       throw TetherException.of(ErrorCode.FRAME_TOO_LARGE, "the frame is " + body.length
           + " bytes without its images; the NATS server takes at most " + maxPayload
@@ -639,7 +639,7 @@ public final class JetStreamTetherStore implements TetherStore {
         inner.cancel(false); // end the index wait
         Throwable cause = barrierFailure instanceof CompletionException && barrierFailure.getCause() != null
             ? barrierFailure.getCause() : barrierFailure;
-        completeThroughExecutor(() -> answer.completeExceptionally(cause));
+        completeThroughExecutor(() -> fail(answer, closed ? new CancellationException("the store was closed") : cause));
         return;
       }
       // Usually the wait is still pending here and completes later on the executor (the index
@@ -648,7 +648,7 @@ public final class JetStreamTetherStore implements TetherStore {
       inner.whenComplete((r, e) -> {
         Runnable complete = () -> {
           if (e != null) {
-            answer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            fail(answer, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
           } else if (m.stopped() || coversBarrier(r, target)) {
             answer.complete(r);
           } else {
@@ -669,6 +669,15 @@ public final class JetStreamTetherStore implements TetherStore {
       }
     });
     return answer;
+  }
+
+  /** Fails {@code f} with {@code cause}; a cancellation cancels it, as the index's own waits are. */
+  private static void fail(CompletableFuture<?> f, Throwable cause) {
+    if (cause instanceof CancellationException) {
+      f.cancel(false);
+    } else {
+      f.completeExceptionally(cause);
+    }
   }
 
   private void completeThroughExecutor(Runnable complete) {
@@ -1175,7 +1184,7 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
-    /** Frames encoded larger than this keep their images in the Object Store; default 64 KiB. */
+    /** Frames whose payload is larger than this keep their images in the Object Store; default 64 KiB. */
     public Builder inlineImageBytes(int bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("inlineImageBytes must be >= 0 but was " + bytes);

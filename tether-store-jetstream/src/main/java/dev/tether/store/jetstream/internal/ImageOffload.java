@@ -1,22 +1,23 @@
 package dev.tether.store.jetstream.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.Base64Variant;
+import com.fasterxml.jackson.core.Base64Variants;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.internal.TetherJson;
 import dev.tether.sessions.BlobKey;
 import dev.tether.sessions.BlobStore;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.Base64;
-import java.util.Iterator;
-import java.util.Map;
 
 /**
  * Moves a frame's inline images to a {@link BlobStore} and back, rewriting the payload's
@@ -24,11 +25,25 @@ import java.util.Map;
  * {@code {media_type, blob, size}}. Other payload fields and other fields of an image object are
  * kept; a payload without images is returned unchanged (the same frame). Stateless and
  * thread-safe.
+ *
+ * <p>One streaming pass each way: base64 is decoded straight from the parser's buffer and encoded
+ * straight into the generator's, so a 28 MB frame never becomes a tree, a {@code String} per image
+ * or a second validation of JSON this class wrote itself.
  */
 public final class ImageOffload {
-  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
+  private static final JsonFactory JSON = TetherJson.newFactory();
+  /** Standard alphabet, no line feeds, padding written and optional on read (the wire's rule). */
+  private static final Base64Variant BASE64 =
+      Base64Variants.MIME_NO_LINEFEEDS.withReadPadding(Base64Variant.PaddingReadBehaviour.PADDING_ALLOWED);
+  private static final byte[] IMAGES_KEY = "\"images\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private ImageOffload() {}
+
+  /** What to do with one image object of the array. */
+  private interface ImageRewrite {
+    /** Writes the image's new form, or returns false to keep it as it was. */
+    boolean rewrite(ImageFields image, JsonGenerator g) throws IOException;
+  }
 
   /**
    * {@code frame} with each inline image stored in {@code blobs} and replaced by its ref.
@@ -37,34 +52,20 @@ public final class ImageOffload {
    * @throws IOException when the blob store fails
    */
   public static Frame toRefs(Frame frame, BlobStore blobs) throws IOException {
-    ObjectNode payload = parse(frame);
-    ArrayNode images = payload == null ? null : images(payload);
-    if (images == null) {
-      return frame;
-    }
-    boolean changed = false;
-    for (int i = 0; i < images.size(); i++) {
-      JsonNode image = images.get(i);
-      if (!(image instanceof ObjectNode o) || !o.path("data").isTextual()) {
-        continue;
+    return rewrite(frame, true, (image, g) -> {
+      if (image.data == null) {
+        return false;
       }
-      MediaType type = mediaType(o, i);
-      byte[] bytes;
-      try {
-        bytes = Base64.getDecoder().decode(o.get("data").textValue());
-      } catch (IllegalArgumentException e) {
-        throw TetherException.forImage(ErrorCode.INVALID_BASE64, i, "image " + i + " is not standard base64: " + e.getMessage());
-      }
-      BlobKey key = blobs.put(bytes, type);
-      ObjectNode ref = JSON.createObjectNode();
-      ref.put("media_type", type.mimeType());
-      ref.put("blob", key.fileName());
-      ref.put("size", bytes.length);
-      copyOthers(o, ref);
-      images.set(i, ref);
-      changed = true;
-    }
-    return changed ? withPayload(frame, payload) : frame;
+      MediaType type = image.mediaType();
+      BlobKey key = blobs.put(image.data, type);
+      g.writeStartObject();
+      g.writeStringField("media_type", type.mimeType());
+      g.writeStringField("blob", key.fileName());
+      g.writeNumberField("size", image.data.length);
+      image.writeOthers(g);
+      g.writeEndObject();
+      return true;
+    });
   }
 
   /**
@@ -74,32 +75,24 @@ public final class ImageOffload {
    * @throws IOException when the blob store fails or a blob is corrupt
    */
   public static Frame toInline(Frame frame, BlobStore blobs) throws IOException {
-    ObjectNode payload = parse(frame);
-    ArrayNode images = payload == null ? null : images(payload);
-    if (images == null) {
-      return frame;
-    }
-    boolean changed = false;
-    for (int i = 0; i < images.size(); i++) {
-      JsonNode image = images.get(i);
-      if (!(image instanceof ObjectNode o) || !o.path("blob").isTextual() || o.has("data")) {
-        continue;
+    return rewrite(frame, false, (image, g) -> {
+      if (image.blob == null || image.hasData) {
+        return false;
       }
-      BlobKey key = BlobKey.parse(o.get("blob").textValue()).orElseThrow(() -> TetherException.forImage(
-          ErrorCode.MALFORMED_FRAME, 0, "blob ref '" + o.get("blob").textValue() + "' is not {sha256-hex}.{ext}"));
+      BlobKey key = BlobKey.parse(image.blob).orElseThrow(() -> TetherException.forImage(
+          ErrorCode.MALFORMED_FRAME, image.index, "blob ref '" + image.blob + "' is not {sha256-hex}.{ext}"));
+      MediaType type = image.mediaType();
       byte[] bytes = blobs.get(key);
-      ObjectNode inline = JSON.createObjectNode();
-      inline.put("media_type", mediaType(o, i).mimeType());
-      inline.put("data", Base64.getEncoder().encodeToString(bytes));
-      copyOthers(o, inline);
-      inline.remove("size");
-      images.set(i, inline);
-      changed = true;
-    }
-    return changed ? withPayload(frame, payload) : frame;
+      g.writeStartObject();
+      g.writeStringField("media_type", type.mimeType());
+      g.writeFieldName("data");
+      byte[] base64 = java.util.Base64.getEncoder().encode(bytes); // the JDK's encoder; no escaping needed
+      g.writeRawUTF8String(base64, 0, base64.length);
+      image.writeOthers(g);
+      g.writeEndObject();
+      return true;
+    });
   }
-
-  private static final byte[] IMAGES_KEY = "\"images\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /** Whether the payload may carry an {@code images} array: a byte scan, no parse. */
   public static boolean mayHaveImages(Frame frame) {
@@ -117,44 +110,178 @@ public final class ImageOffload {
     return false;
   }
 
-  private static ObjectNode parse(Frame frame) {
-    if (!mayHaveImages(frame)) {
-      return null;
+  /**
+   * Copies the payload object, letting {@code action} rewrite each image object of a top-level
+   * {@code images} array; the frame itself when no image was rewritten.
+   *
+   * @param decodeData whether an image's {@code data} is decoded into {@link ImageFields#data}
+   *     (else only noted as present and skipped)
+   */
+  private static Frame rewrite(Frame frame, boolean decodeData, ImageRewrite action) throws IOException {
+    if (!frame.hasPayload() || !mayHaveImages(frame)) {
+      return frame;
     }
-    try {
-      JsonNode n = JSON.readTree(frame.payload().toByteArray());
-      return n instanceof ObjectNode o ? o : null;
-    } catch (IOException e) {
-      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "the payload is not JSON: " + e.getMessage());
+    RawJson payload = frame.payload();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(decodeData ? 1024 : payload.size() * 2 + 1024);
+    boolean changed = false;
+    try (JsonParser p = JSON.createParser(ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
+        JsonGenerator g = JSON.createGenerator(out)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return frame;
+      }
+      g.writeStartObject();
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        g.writeFieldName(name);
+        if (!name.equals("images") || t != JsonToken.START_ARRAY) {
+          g.copyCurrentStructure(p);
+          continue;
+        }
+        g.writeStartArray();
+        int index = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          if (p.currentToken() != JsonToken.START_OBJECT) {
+            g.copyCurrentStructure(p); // not an image object: the validator's business, kept as is
+            index++;
+            continue;
+          }
+          ImageFields image = ImageFields.read(p, payload, index++, decodeData);
+          if (action.rewrite(image, g)) {
+            changed = true;
+          } else {
+            image.writeAsRead(g);
+          }
+        }
+        g.writeEndArray();
+      }
+      g.writeEndObject();
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "the payload is not JSON: " + e.getOriginalMessage(), e);
     }
+    if (!changed) {
+      return frame;
+    }
+    // JSON this class generated from a parsed payload: no second validation pass over 28 MB.
+    byte[] bytes = out.toByteArray();
+    return frame.toBuilder().payload(ApiInternals.wrapTrusted(bytes, 0, bytes.length)).build();
   }
 
-  private static ArrayNode images(ObjectNode payload) {
-    return payload.get("images") instanceof ArrayNode a && !a.isEmpty() ? a : null;
-  }
+  /** One image object as read: the fields that matter, the rest kept in order in a token buffer. */
+  private static final class ImageFields {
+    int index;
+    String mediaType;
+    byte[] data;
+    boolean hasData;
+    String blob;
+    /** The whole object as read (data decoded to binary when it was decoded). */
+    TokenBuffer all;
 
-  private static MediaType mediaType(ObjectNode image, int index) {
-    String mt = image.path("media_type").asText(null);
-    return MediaType.parse(mt == null ? "" : mt).orElseThrow(() -> TetherException.forImage(
-        ErrorCode.UNSUPPORTED_MEDIA_TYPE, index, "image " + index + " has media_type '" + mt
-            + "'; use image/png, image/jpeg, image/gif or image/webp"));
-  }
-
-  private static void copyOthers(ObjectNode from, ObjectNode to) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = from.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      String k = e.getKey();
-      if (!k.equals("media_type") && !k.equals("data") && !k.equals("blob") && !k.equals("size")) {
-        to.set(k, e.getValue());
+    /**
+     * The current string token decoded as base64 with the JDK's decoder, straight from the
+     * payload's bytes (a base64 string has no escapes, so its UTF-8 bytes are its characters);
+     * a string with escapes goes through the parser instead. Leaves the parser to skip the string.
+     */
+    static byte[] decodeInPlace(JsonParser p, RawJson source, int index) throws IOException {
+      byte[] array = ApiInternals.array(source);
+      long tokenOffset = p.currentTokenLocation().getByteOffset();
+      int start = ApiInternals.offset(source) + (int) tokenOffset + 1; // after the opening quote
+      int end = start;
+      int limit = ApiInternals.offset(source) + source.size();
+      if (tokenOffset >= 0 && start - 1 < limit && array[start - 1] == '"') {
+        while (end < limit && array[end] != '"' && array[end] != '\\') {
+          end++;
+        }
+        if (end < limit && array[end] == '"') {
+          try {
+            java.nio.ByteBuffer decoded = java.util.Base64.getDecoder().decode(java.nio.ByteBuffer.wrap(array, start, end - start));
+            return decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
+                ? decoded.array() : java.util.Arrays.copyOfRange(decoded.array(), decoded.arrayOffset(), decoded.arrayOffset() + decoded.remaining());
+          } catch (IllegalArgumentException e) {
+            throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
+                "image " + index + " is not standard base64: " + e.getMessage());
+          }
+        }
+      }
+      try {
+        return p.getBinaryValue(BASE64);
+      } catch (com.fasterxml.jackson.core.JsonParseException e) {
+        throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
+            "image " + index + " is not standard base64: " + e.getOriginalMessage());
       }
     }
-  }
 
-  private static Frame withPayload(Frame frame, ObjectNode payload) {
-    try {
-      return frame.toBuilder().payload(RawJson.ofUtf8(JSON.writeValueAsBytes(payload))).build();
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    static ImageFields read(JsonParser p, RawJson source, int index, boolean decodeData) throws IOException {
+      ImageFields f = new ImageFields();
+      f.index = index;
+      f.all = new TokenBuffer(null, false);
+      f.all.writeStartObject();
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "media_type" -> {
+            f.mediaType = t == JsonToken.VALUE_STRING ? p.getText() : null;
+            f.all.writeFieldName(name);
+            f.all.copyCurrentStructure(p);
+          }
+          case "data" -> {
+            f.hasData = true;
+            f.all.writeFieldName(name);
+            if (decodeData && t == JsonToken.VALUE_STRING) {
+              f.data = decodeInPlace(p, source, index);
+              f.all.writeBinary(BASE64, f.data, 0, f.data.length);
+            } else {
+              f.all.copyCurrentStructure(p);
+            }
+          }
+          case "blob" -> {
+            f.blob = t == JsonToken.VALUE_STRING ? p.getText() : null;
+            f.all.writeFieldName(name);
+            f.all.copyCurrentStructure(p);
+          }
+          case "size" -> {
+            f.all.writeFieldName(name);
+            f.all.copyCurrentStructure(p);
+          }
+          default -> {
+            f.all.writeFieldName(name);
+            f.all.copyCurrentStructure(p);
+          }
+        }
+      }
+      f.all.writeEndObject();
+      return f;
+    }
+
+    MediaType mediaType() {
+      return MediaType.parse(mediaType == null ? "" : mediaType).orElseThrow(() -> TetherException.forImage(
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE, index, "image " + index + " has media_type '" + mediaType
+              + "'; use image/png, image/jpeg, image/gif or image/webp"));
+    }
+
+    /** The fields other than media_type, data, blob and size, in their order. */
+    void writeOthers(JsonGenerator g) throws IOException {
+      try (JsonParser p = all.asParser()) {
+        p.nextToken(); // the object around them
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          p.nextToken();
+          switch (name) {
+            case "media_type", "data", "blob", "size" -> p.skipChildren();
+            default -> {
+              g.writeFieldName(name);
+              g.copyCurrentStructure(p);
+            }
+          }
+        }
+      }
+    }
+
+    /** The object unchanged. */
+    void writeAsRead(JsonGenerator g) throws IOException {
+      try (JsonParser p = all.asParser()) {
+        p.nextToken();
+        g.copyCurrentStructure(p);
+      }
     }
   }
 }
