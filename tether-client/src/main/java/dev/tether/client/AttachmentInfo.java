@@ -1,0 +1,43 @@
+package dev.tether.client;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One file stored as a session attachment on a host, as the host lists it. Immutable.
+ *
+ * <p>{@link #notice()} is how a producer (the console, the Telegram and coven bridges) tells the
+ * agent of an attachment in the {@code user.message} text (option A of the attachment-vision
+ * spec); the payload's {@code attachments} array carries the same facts as data, see
+ * {@link #noticeOf}.
+ *
+ * @param name the stored, sanitised name the attachment tools take
+ * @param mimeType the MIME type the client declared, verbatim (never guessed)
+ * @param size its size in bytes
+ * @param addedAt when the host stored it
+ */
+public record AttachmentInfo(String name, String mimeType, long size, Instant addedAt) {
+  public AttachmentInfo {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(mimeType, "mimeType");
+    Objects.requireNonNull(addedAt, "addedAt");
+    if (size < 0) {
+      throw new IllegalArgumentException("size must be >= 0 but was " + size);
+    }
+  }
+
+  /** The {@code list_attachments} line: {@code - foo.py (1234 bytes, text/x-python)}. */
+  public String listLine() {
+    return "- " + name + " (" + size + " bytes, " + mimeType + ")";
+  }
+
+  /** The line a producer appends to the message text: {@code [Attachment: foo.py (1234 bytes, text/x-python)]}. */
+  public String notice() {
+    return noticeOf(name, size, mimeType);
+  }
+
+  /** {@link #notice()} for these facts; the console writes the same line in JavaScript. */
+  public static String noticeOf(String name, long size, String mimeType) {
+    return "[Attachment: " + name + " (" + size + " bytes, " + mimeType + ")]";
+  }
+}
