@@ -36,6 +36,48 @@ public record AttachmentInfo(String name, String mimeType, long size, Instant ad
     return noticeOf(name, size, mimeType);
   }
 
+  /**
+   * The {@code user.message} payload field {@code attachments} for {@code stored}: a JSON array of
+   * {@code {"name","mime_type","size"}} in order.
+   */
+  public static String payloadJson(java.util.List<AttachmentInfo> stored) {
+    StringBuilder sb = new StringBuilder("[");
+    for (AttachmentInfo a : stored) {
+      sb.append(sb.length() == 1 ? "" : ",").append("{\"name\":");
+      quote(sb, a.name());
+      sb.append(",\"mime_type\":");
+      quote(sb, a.mimeType());
+      sb.append(",\"size\":").append(a.size()).append('}');
+    }
+    return sb.append(']').toString();
+  }
+
+  private static void quote(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    sb.append('"');
+  }
+
+  /**
+   * {@code text} without its notice lines (whole lines of the {@link #notice()} form), for a
+   * reader that wants only what the user wrote.
+   */
+  public static String withoutNotices(String text) {
+    return NOTICE_LINE.matcher(text).replaceAll("").stripTrailing();
+  }
+
+  private static final java.util.regex.Pattern NOTICE_LINE =
+      java.util.regex.Pattern.compile("(?m)^\\[Attachment: [^\\n]*\\(\\d+ bytes, [^\\n]*\\)\\]$\\n?");
+
   /** {@link #notice()} for these facts; the console writes the same line in JavaScript. */
   public static String noticeOf(String name, long size, String mimeType) {
     return "[Attachment: " + name + " (" + size + " bytes, " + mimeType + ")]";
