@@ -10,6 +10,7 @@ module dev.tether.server {
   requires transitive dev.tether.store;
   requires transitive dev.tether.images;
   requires dev.tether.sessions;
+  requires dev.tether.media;
   requires com.fasterxml.jackson.databind;
   requires org.eclipse.jetty.server;
   requires org.eclipse.jetty.unixdomain.server;

@@ -109,6 +109,7 @@ final class CovenCommand implements Callable<Integer> {
           .name(name != null ? name : "tether-" + instance)
           .workspaces(workspaces)
           .tether(client, instance)
+          .attachments(client) // attachments that are not images become session attachments
           .listener(new Log());
       if (transport.plaintext) {
         builder.plaintext();

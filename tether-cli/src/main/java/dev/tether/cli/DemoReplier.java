@@ -30,8 +30,12 @@ final class DemoReplier implements Replier {
       }
     }
     List<Image> out = new ArrayList<>();
-    if (ChartPainter.wantsChart(message.text())) {
-      List<Double> values = ChartPainter.values(message.text());
+    String asked = dev.tether.client.AttachmentInfo.withoutNotices(message.text()); // an attachment's size is no chart value
+    if (!asked.equals(message.text())) {
+      lines.add("Files are attached to this session; an agent reads them with list_attachments and read_attachment.");
+    }
+    if (ChartPainter.wantsChart(asked)) {
+      List<Double> values = ChartPainter.values(asked);
       out.add(Images.fromBytes(ChartPainter.png("Chart of " + values.size() + " values", values), MediaType.PNG));
       lines.add("Here is a bar chart of " + values.size() + " values (" + ChartPainter.WIDTH + "x" + ChartPainter.HEIGHT + " PNG).");
     }

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
     description = {"Run the MCP stdio server for a tether host.",
-        "Tools: tether_send, tether_read.",
+        "Tools: tether_send, tether_read; list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
         "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "ADDRESS",
@@ -29,6 +29,11 @@ final class McpCommand implements Callable<Integer> {
       description = "How tether_send sends images: inline base64, or blob refs stored on the host first (POST .../blob)."
           + " tether_read shows images either way. Default: ${DEFAULT-VALUE}.")
   String images = "inline";
+
+  @Option(names = "--vision", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Whether the model behind the MCP client can see images: view_attachment returns an image block,"
+          + " or with --no-vision refuses with VISION_UNSUPPORTED. Default: ${DEFAULT-VALUE}.")
+  boolean vision = true;
 
   @Override
   public Integer call() throws Exception {
@@ -45,7 +50,8 @@ final class McpCommand implements Callable<Integer> {
     }
     try (HttpTetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
-      TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion()).build();
+      TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
+          .attachments(client).visionCapable(vision).build();
       StdioServer.run(tools);
     }
     return 0;

@@ -76,6 +76,7 @@ final class TelegramCommand implements Callable<Integer> {
     try {
       bridge = TelegramBridge.builder()
           .client(client)
+          .attachments(client) // documents that are not images become session attachments
           .instance(instance)
           .token(token)
           .apiUrl(apiUrl)

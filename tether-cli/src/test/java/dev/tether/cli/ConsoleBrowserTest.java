@@ -276,7 +276,8 @@ class ConsoleBrowserTest {
     WebElement error = driver.findElement(By.id("send-error"));
 
     driver.findElement(By.id("files")).sendKeys(text.toString());
-    waiting().until(d -> error.getText().equals("notes.txt is text/plain; send PNG, JPEG, GIF or WebP images"));
+    waiting().until(d -> d.findElements(By.cssSelector("#attachments .attachment.file")).size() == 1); // any file is attached
+    assertEquals("", error.getText());
     driver.findElement(By.id("files")).sendKeys(big.toString());
     waiting().until(d -> error.getText().startsWith("big.png has 10,485,761 bytes; an image may have at most 10 MiB"));
     StringBuilder five = new StringBuilder();
@@ -288,7 +289,46 @@ class ConsoleBrowserTest {
     driver.findElement(By.id("files")).sendKeys(five.toString());
     waiting().until(d -> error.getText().equals("a message carries at most 4 images, not 5"));
     assertTrue(driver.findElements(By.cssSelector("#attachments img")).isEmpty(), "nothing refused is attached");
+    assertEquals(1, driver.findElements(By.cssSelector("#attachments .attachment")).size(), "only notes.txt");
     assertTrue(driver.findElements(By.cssSelector(".turn")).isEmpty(), "nothing was sent");
+  }
+
+  @Test
+  void droppedPyFileAndPng_becomeSessionAttachments_readThroughTetherMcp() throws Exception {
+    post("blobs", userMessage("attach-demo", "here come two files"));
+    openConsole();
+    openSession("blobs", "host:attach-demo");
+    waiting().until(d -> d.findElement(By.id("send")).isDisplayed());
+    String code = "def add(a, b):\n    return a + b\n";
+    // One drop with two files, as a user drags them from a file manager: the types are the browser's file.type.
+    js("const code = arguments[0]; const c = document.createElement('canvas'); c.width = 30; c.height = 20;"
+        + "c.toBlob((b) => { const dt = new DataTransfer();"
+        + "dt.items.add(new File([code], 'add.py', { type: 'text/x-python' }));"
+        + "dt.items.add(new File([b], 'shot.png', { type: 'image/png' }));"
+        + "document.getElementById('send').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); }, 'image/png');",
+        code);
+    waiting().until(d -> d.findElements(By.cssSelector("#attachments .attachment")).size() == 2);
+    assertEquals("text/x-python", driver.findElement(By.cssSelector("#attachments .attachment.file .file-type")).getText());
+    driver.findElement(By.id("text")).sendKeys("please review");
+    driver.findElement(By.id("send-button")).click();
+    waiting().until(d -> d.findElements(By.cssSelector(".turn.user")).size() == 2);
+    WebElement turn = driver.findElements(By.cssSelector(".turn.user")).get(1);
+    String said = turn.findElement(By.className("turn-text")).getText();
+    assertTrue(said.startsWith("please review\n[Attachment: add.py (" + code.length() + " bytes, text/x-python)]\n[Attachment: shot.png ("), said);
+    assertTrue(said.endsWith(" bytes, image/png)]"), said);
+    waiting().until(d -> (Long) js("return arguments[0].naturalWidth", turn.findElement(By.cssSelector("figure img"))) == 30L);
+
+    Map<String, Object> session = Map.of("instance", "blobs", "session_id", "attach-demo");
+    try (McpSdkChild mcp = McpSdkChild.start(dir, "--host", "unix:" + dir.resolve("t.sock"))) {
+      String listed = McpSdkChild.text(mcp.call("list_attachments", session));
+      assertTrue(listed.matches("- add\\.py \\(" + code.length() + " bytes, text/x-python\\)\n- shot\\.png \\(\\d+ bytes, image/png\\)"), listed);
+      var read = mcp.call("read_attachment", Map.of("instance", "blobs", "session_id", "attach-demo", "filename", "add.py"));
+      assertEquals(code, McpSdkChild.text(read));
+      var view = mcp.call("view_attachment", Map.of("instance", "blobs", "session_id", "attach-demo", "filename", "shot.png"));
+      java.awt.image.BufferedImage seen = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(McpSdkChild.image(view)));
+      assertEquals(30, seen.getWidth());
+      assertEquals(20, seen.getHeight());
+    }
   }
 
   @Test

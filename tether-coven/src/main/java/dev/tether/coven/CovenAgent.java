@@ -99,7 +99,7 @@ public final class CovenAgent implements AutoCloseable {
         .addAllProtocolFeatures(PROTOCOL_FEATURES)
         .build();
     Bridge bridge = new Bridge(b.client, b.instance, b.executor, timer, FrameValidator.withLimits(b.limits),
-        b.turnTimeout, b.pollWait.toMillis(), Duration.ofSeconds(5), b.heartbeat, b.listener);
+        b.turnTimeout, b.pollWait.toMillis(), Duration.ofSeconds(5), b.heartbeat, b.listener, b.attachments);
     this.supervisor = new Supervisor(bridge, channel, b.target, registration,
         new Backoff(b.backoffInitial, b.backoffMax, 0.2, () -> ThreadLocalRandom.current().nextDouble()),
         Duration.ofSeconds(30), b.shutdownGrace);
@@ -196,6 +196,7 @@ public final class CovenAgent implements AutoCloseable {
     private String workingDirectory = System.getProperty("user.dir", "");
     private TetherClient client;
     private String instance;
+    private dev.tether.client.AttachmentClient attachments;
     private Executor executor = ForkJoinPool.commonPool();
     private Duration heartbeat = Duration.ofSeconds(30);
     private Duration backoffInitial = Duration.ofSeconds(1);
@@ -297,6 +298,19 @@ public final class CovenAgent implements AutoCloseable {
     public Builder tether(TetherClient client, String instance) {
       this.client = Objects.requireNonNull(client, "client");
       this.instance = nonBlank(instance, "instance");
+      return this;
+    }
+
+    /**
+     * Stores each attachment that is not an image as a session attachment of the thread's
+     * session ({@code coven}/{@code thread_id}) on the host before the message is forwarded, with
+     * the MIME type the gateway sent; the text then names it as
+     * {@code [Attachment: name (size bytes, type)]} and its payload entry carries the stored
+     * {@code name}. Usually the same {@code HttpTetherClient} as {@link #tether}. Without it such
+     * attachments are only named in the text, as not forwarded.
+     */
+    public Builder attachments(dev.tether.client.AttachmentClient attachments) {
+      this.attachments = Objects.requireNonNull(attachments, "attachments");
       return this;
     }
 

@@ -22,7 +22,7 @@ import reactor.core.scheduler.Schedulers;
  * {@code tether_read} over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
  * when {@link Builder#media media} is configured and {@code list_attachments} /
  * {@code read_attachment} / {@code view_attachment} when {@link Builder#attachments attachments}
- * is.
+ * is (from a local catalog, or from a host's session attachments through its client).
  *
  * <pre>{@code
  * TetherClient client = StoreTetherClient.builder(store).knownInstances(instances::contains).build(); // or over HTTP
@@ -65,6 +65,13 @@ public final class TetherMcpServer {
       MediaFetcher fetcher = b.mediaFetcher;
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.LIST_MEDIA), args -> MediaTools.listMedia(registry, args)));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.FETCH_MEDIA), args -> MediaTools.fetchMedia(fetcher, args)));
+    }
+    if (b.hostAttachments != null) {
+      HostAttachmentTools host = new HostAttachmentTools(b.hostAttachments, b.validator.limits(), b.visionCapable);
+      String dir = HostAttachmentTools.RESOURCES;
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.LIST_ATTACHMENTS + ".json", MediaTools.LIST_ATTACHMENTS), host::list));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.READ_ATTACHMENT + ".json", MediaTools.READ_ATTACHMENT), host::read));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.VIEW_ATTACHMENT + ".json", MediaTools.VIEW_ATTACHMENT), host::view));
     }
     if (b.attachments != null) {
       AttachmentCatalog catalog = b.attachments;
@@ -143,6 +150,7 @@ public final class TetherMcpServer {
     private MediaRegistry mediaRegistry;
     private MediaFetcher mediaFetcher;
     private AttachmentCatalog attachments;
+    private dev.tether.client.AttachmentClient hostAttachments;
     private boolean visionCapable = true;
     private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
         + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
@@ -173,7 +181,29 @@ public final class TetherMcpServer {
      * {@code catalog}. Without this the tools are not offered.
      */
     public Builder attachments(AttachmentCatalog catalog) {
-      this.attachments = Objects.requireNonNull(catalog, "catalog");
+      Objects.requireNonNull(catalog, "catalog");
+      if (hostAttachments != null) {
+        throw new IllegalStateException("attachments are already served from a host; set a catalog or a host, not both");
+      }
+      this.attachments = catalog;
+      return this;
+    }
+
+    /**
+     * Adds {@code list_attachments}, {@code read_attachment} and {@code view_attachment} over a
+     * host's session attachments, read through {@code client} (usually the same
+     * {@code HttpTetherClient} the server was built with). Each call then names its
+     * {@code instance}, {@code session_id} (default {@code default}) and {@code channel} (default
+     * {@code host}). Without this or {@link #attachments(AttachmentCatalog)} the tools are not offered.
+     *
+     * @throws IllegalStateException when a catalog was set already
+     */
+    public Builder attachments(dev.tether.client.AttachmentClient client) {
+      Objects.requireNonNull(client, "client");
+      if (attachments != null) {
+        throw new IllegalStateException("attachments are already served from a catalog; set a catalog or a host, not both");
+      }
+      this.hostAttachments = client;
       return this;
     }
 

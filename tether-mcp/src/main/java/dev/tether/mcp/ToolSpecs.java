@@ -35,11 +35,16 @@ final class ToolSpecs {
   private ToolSpecs() {}
 
   /** The tool described by the resource {@code tools/<name>.json}. */
-  @SuppressWarnings("unchecked")
   static Tool definition(String name) {
-    Map<String, Object> json = McpJson.resource("tools/" + name + ".json");
+    return definition("tools/" + name + ".json", name);
+  }
+
+  /** The tool {@code name} described by the resource {@code path} (a variant of a tool, say). */
+  @SuppressWarnings("unchecked")
+  static Tool definition(String path, String name) {
+    Map<String, Object> json = McpJson.resource(path);
     if (!name.equals(json.get("name"))) {
-      throw new IllegalStateException("tools/" + name + ".json names the tool " + json.get("name"));
+      throw new IllegalStateException(path + " names the tool " + json.get("name"));
     }
     Tool.Builder tool = Tool.builder(name, (Map<String, Object>) json.get("inputSchema"))
         .title((String) json.get("title"))

@@ -11,7 +11,6 @@ import dev.tether.sessions.internal.AtomicFiles;
 import dev.tether.media.internal.MediaFiles;
 import dev.tether.media.internal.MediaText;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -96,13 +95,43 @@ public final class AttachmentCatalog {
     Objects.requireNonNull(upload, "upload");
     String mimeType = AttachmentUploads.mimeType(upload);
     byte[] bytes = AttachmentUploads.decode(upload, maxUploadBytes);
+    return store(upload.filename(), mimeType, bytes);
+  }
+
+  /**
+   * Saves raw bytes (an HTTP upload, a bridge's download) under a sanitised, unused name and
+   * records it in the manifest. {@code bytes} is not copied and must not change during the call.
+   *
+   * @param fileName the client's file name, possibly hostile
+   * @param mimeType the client's MIME type, kept verbatim; null or blank means
+   *     {@code application/octet-stream}
+   * @throws TetherException {@link ErrorCode#UPLOAD_TOO_LARGE} over the size limit,
+   *     {@link ErrorCode#INVALID_UPLOAD} for an unusable MIME type or a full catalog
+   * @throws IOException when the file or manifest cannot be written
+   */
+  public Attachment save(String fileName, String mimeType, byte[] bytes) throws IOException {
+    Objects.requireNonNull(fileName, "fileName");
+    Objects.requireNonNull(bytes, "bytes");
+    if (bytes.length > maxUploadBytes) {
+      throw TetherException.of(ErrorCode.UPLOAD_TOO_LARGE, "the upload is " + bytes.length
+          + " bytes; the limit is " + maxUploadBytes + " bytes");
+    }
+    return store(fileName, AttachmentUploads.mimeType(new AttachmentUpload(fileName, "", mimeType)), bytes);
+  }
+
+  /** The largest upload {@link #save} accepts, in bytes. */
+  public long maxUploadBytes() {
+    return maxUploadBytes;
+  }
+
+  private Attachment store(String fileName, String mimeType, byte[] bytes) throws IOException {
     saveLock.lock();
     try {
       List<Attachment> current = attachments;
       if (current.size() >= maxAttachments) {
         throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the catalog already holds " + current.size() + " attachments, its limit");
       }
-      String name = freeName(MediaFiles.sanitise(upload.filename()), current);
+      String name = freeName(MediaFiles.sanitise(fileName), current);
       Path path = MediaFiles.resolveInside(dir, name);
       AtomicFiles.write(path, bytes);
       Attachment added = new Attachment(name, mimeType, bytes.length, clock.instant());
@@ -114,6 +143,16 @@ public final class AttachmentCatalog {
     } finally {
       saveLock.unlock();
     }
+  }
+
+  /**
+   * The bytes of the attachment listed under exactly {@code fileName}, read without following a
+   * symbolic link and at most the larger of its listed size and the upload limit.
+   *
+   * @throws TetherException {@link ErrorCode#UNKNOWN_ATTACHMENT} for an unknown name
+   */
+  public byte[] bytes(String fileName) throws IOException {
+    return readFile(require(fileName));
   }
 
   /** The attachments in the order they were saved. A snapshot. */
@@ -167,22 +206,7 @@ public final class AttachmentCatalog {
       throw new IllegalArgumentException("limit must be >= 1 but was " + limit);
     }
     Attachment a = require(fileName);
-    byte[] bytes = readFile(a);
-    int probe = Math.min(bytes.length, BINARY_PROBE_BYTES);
-    for (int i = 0; i < probe; i++) {
-      if (bytes[i] == 0) {
-        throw TetherException.of(ErrorCode.BINARY_ATTACHMENT, a.fileName() + " is a binary file ("
-            + a.mimeType() + ") and cannot be read as text"
-            + (a.mimeType().regionMatches(true, 0, "image/", 0, 6) ? "; use view_attachment to see an image" : ""));
-      }
-    }
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int total = text.codePointCount(0, text.length());
-    int from = (int) Math.min(offset, total);
-    int to = (int) Math.min((long) from + Math.min(limit, maxReadChars), total);
-    int start = text.offsetByCodePoints(0, from);
-    int end = text.offsetByCodePoints(start, to - from);
-    return new AttachmentText(a.fileName(), text.substring(start, end), from, total);
+    return AttachmentReads.text(a, readFile(a), offset, Math.min(limit, maxReadChars));
   }
 
   /**
@@ -197,17 +221,8 @@ public final class AttachmentCatalog {
    */
   public Image view(String fileName, boolean visionCapable) throws IOException {
     Attachment a = require(fileName);
-    if (!visionCapable) {
-      throw TetherException.of(ErrorCode.VISION_UNSUPPORTED, "the current model cannot see images, so "
-          + a.fileName() + " cannot be viewed; describe what you need from it to the user instead");
-    }
-    MediaType type = imageType(a);
-    if (type == null) {
-      throw TetherException.of(ErrorCode.NOT_AN_IMAGE, a.fileName() + " is " + a.mimeType()
-          + ", not an image a model can view (image/png, image/jpeg, image/gif or image/webp)"
-          + "; use read_attachment for text");
-    }
-    return Images.fromBytes(readFile(a), type, limits);
+    AttachmentReads.requireViewable(a, visionCapable);
+    return AttachmentReads.image(a, readFile(a), limits);
   }
 
   /**
@@ -232,7 +247,7 @@ public final class AttachmentCatalog {
   }
 
   private static MediaType imageType(Attachment a) {
-    return MediaType.parse(MediaText.essence(a.mimeType())).orElse(null);
+    return AttachmentReads.imageType(a);
   }
 
   private byte[] readFile(Attachment a) throws IOException {

@@ -127,8 +127,21 @@ public final class TelegramBridge implements AutoCloseable {
     private Duration retryMax = Duration.ofSeconds(30);
     private Duration requestTimeout = Duration.ofSeconds(30);
     private HttpClient httpClient;
+    private dev.tether.client.AttachmentClient attachments;
 
     private Builder() {}
+
+    /**
+     * Stores documents that are not images (text, code, PDF...) as attachments of the chat's
+     * session on the host, with the MIME type Telegram reports, and forwards the message with
+     * {@code [Attachment: name (size bytes, type)]} in its text and {@code attachments} in its
+     * payload. Usually the same {@code HttpTetherClient} as {@link #client}. Without it such
+     * documents are refused with a notice to the chat.
+     */
+    public Builder attachments(dev.tether.client.AttachmentClient attachments) {
+      this.attachments = Objects.requireNonNull(attachments, "attachments");
+      return this;
+    }
 
     /** The tether host, in-process or remote. */
     public Builder client(TetherClient client) {
@@ -258,7 +271,7 @@ public final class TelegramBridge implements AutoCloseable {
       HttpClient http = httpClient != null ? httpClient
           : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
       BridgeConfig config = new BridgeConfig(client, instance, allowedChats, refuseOtherChats, limits, stateDir,
-          pollWait, albumWindow, liveEdits, editInterval, typingInterval, retryInitial, retryMax);
+          pollWait, albumWindow, liveEdits, editInterval, typingInterval, retryInitial, retryMax, attachments);
       return new TelegramBridge(config, new BotApi(apiUrl, token, http, requestTimeout));
     }
 

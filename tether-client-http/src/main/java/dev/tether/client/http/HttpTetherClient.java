@@ -5,6 +5,8 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.client.AttachmentClient;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.client.FramePage;
 import dev.tether.client.HostAddress;
 import dev.tether.client.PollRequest;
@@ -17,7 +19,7 @@ import java.util.concurrent.CompletionException;
 
 /**
  * The {@link TetherClient} of a remote host, over its HTTP API ({@code POST .../tether},
- * {@code GET .../tether/poll}, {@code .../blob}): what {@code tether mcp --host},
+ * {@code GET .../tether/poll}, {@code .../blob}, {@code .../attachments}): what {@code tether mcp --host},
  * {@code tether coven}, {@code tether telegram} and any Java service use to reach a
  * {@code tether serve} or an embedded {@code dev.tether.server.TetherServer}. The in-process twin
  * is {@code dev.tether.store.StoreTetherClient}; both answer alike.
@@ -38,7 +40,7 @@ import java.util.concurrent.CompletionException;
  * cannot help). 5xx answers and transport failures are {@link java.io.IOException}s (the host may
  * recover). Thread-safe; {@link #close()} stops its threads.
  */
-public final class HttpTetherClient implements TetherClient {
+public final class HttpTetherClient implements TetherClient, AttachmentClient {
   private final TetherHttpClient http;
 
   HttpTetherClient(TetherHttpClient http) {
@@ -73,6 +75,45 @@ public final class HttpTetherClient implements TetherClient {
   public CompletableFuture<byte[]> blob(String instance, String key) {
     Objects.requireNonNull(key, "key");
     return failingWithTranslation(http.blob(instance, key), instance);
+  }
+
+  /** {@inheritDoc} ({@code POST /v1/instances/{id}/attachments}; the body is {@code bytes}, the {@code Content-Type} {@code mimeType}.) */
+  @Override
+  public CompletableFuture<AttachmentInfo> putAttachment(String instance, dev.tether.api.SessionKey session, String fileName,
+      String mimeType, byte[] bytes) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(fileName, "fileName");
+    Objects.requireNonNull(bytes, "bytes");
+    return failingWithTranslation(http.putAttachment(instance, session, fileName, mimeType, bytes)
+        .thenApply(HttpTetherClient::attachmentInfo), instance);
+  }
+
+  /** {@inheritDoc} ({@code GET /v1/instances/{id}/attachments}.) */
+  @Override
+  public CompletableFuture<java.util.List<AttachmentInfo>> attachments(String instance, dev.tether.api.SessionKey session) {
+    Objects.requireNonNull(session, "session");
+    return failingWithTranslation(http.attachments(instance, session).thenApply(n -> {
+      java.util.List<AttachmentInfo> out = new java.util.ArrayList<>();
+      n.path("attachments").forEach(a -> out.add(attachmentInfo(a)));
+      return java.util.List.copyOf(out);
+    }), instance);
+  }
+
+  /** {@inheritDoc} ({@code GET /v1/instances/{id}/attachments/{name}}, at most 64 MiB.) */
+  @Override
+  public CompletableFuture<byte[]> attachment(String instance, dev.tether.api.SessionKey session, String name) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(name, "name");
+    return failingWithTranslation(http.attachment(instance, session, name), instance);
+  }
+
+  private static AttachmentInfo attachmentInfo(com.fasterxml.jackson.databind.JsonNode n) {
+    try {
+      return new AttachmentInfo(n.path("name").asText(), n.path("mime_type").asText(), n.path("size").asLong(),
+          java.time.Instant.parse(n.path("added_at").asText()));
+    } catch (RuntimeException e) {
+      throw new CompletionException(new java.io.IOException("the host answered with a bad attachment entry: " + e.getMessage(), e));
+    }
   }
 
   @Override

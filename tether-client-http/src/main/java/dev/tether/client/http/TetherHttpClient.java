@@ -141,6 +141,40 @@ final class TetherHttpClient implements AutoCloseable {
     });
   }
 
+  /** The cap on an attachment download: above any host's default limit (20 MiB), far below the heap. */
+  static final int MAX_ATTACHMENT_BYTES = 64 << 20;
+
+  /** {@code POST /v1/instances/{id}/attachments}: stores a file; completes with the host's JSON answer. */
+  CompletableFuture<JsonNode> putAttachment(String instance, dev.tether.api.SessionKey session, String name, String mimeType,
+      byte[] bytes) {
+    Request r = request(HttpMethod.POST, attachmentsPath(instance, null, session) + "&name=" + URLEncoder.encode(name, StandardCharsets.UTF_8))
+        .body(new BytesRequestContent(mimeType == null ? "application/octet-stream" : mimeType, bytes))
+        .timeout(120, TimeUnit.SECONDS);
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json);
+  }
+
+  /** {@code GET /v1/instances/{id}/attachments}: the host's JSON list. */
+  CompletableFuture<JsonNode> attachments(String instance, dev.tether.api.SessionKey session) {
+    Request r = request(HttpMethod.GET, attachmentsPath(instance, null, session)).timeout(30, TimeUnit.SECONDS);
+    return exchange(r, 16 << 20).thenApply(TetherHttpClient::json);
+  }
+
+  /** {@code GET /v1/instances/{id}/attachments/{name}}: the bytes. */
+  CompletableFuture<byte[]> attachment(String instance, dev.tether.api.SessionKey session, String name) {
+    Request r = request(HttpMethod.GET, attachmentsPath(instance, name, session)).timeout(120, TimeUnit.SECONDS);
+    return exchange(r, MAX_ATTACHMENT_BYTES).thenApply(response -> {
+      requireSuccess(response);
+      return response.getContent();
+    });
+  }
+
+  private static String attachmentsPath(String instance, String name, dev.tether.api.SessionKey session) {
+    return instancePath(instance) + "/attachments"
+        + (name == null ? "" : "/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"))
+        + "?session_id=" + URLEncoder.encode(session.id(), StandardCharsets.UTF_8)
+        + "&channel=" + URLEncoder.encode(session.channel(), StandardCharsets.UTF_8);
+  }
+
   /** The frames of {@code page} with every blob ref made inline, fetching the blobs from the host. */
   private CompletableFuture<FramePage> inlineRefs(String instance, FramePage page) {
     java.util.Map<String, CompletableFuture<byte[]>> fetches = new java.util.LinkedHashMap<>();

@@ -216,10 +216,27 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
       maybeLeaveAfterShutdown();
       startNext();
     }, bridge.executor());
-    Frame frame;
     List<String> injected = List.copyOf(injections); // consumed only once the message is built
+    Turn started = turn;
+    AttachmentStorer.store(bridge, request).whenCompleteAsync((stored, failure) -> {
+      if (failure != null) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        String why = cause instanceof TetherException e ? e.code() + ": " + e.getMessage()
+            : "UNAVAILABLE: the attachments could not be stored on the tether host: " + Turn.message(cause);
+        started.endWith(ReplyTranslator.error(request.getRequestId(), why));
+        return;
+      }
+      forward(request, started, injected, stored);
+    }, bridge.executor());
+  }
+
+  /** Translates the request (its stored attachments named) and starts its turn. */
+  private void forward(SendMessage request, Turn turn, List<String> injected,
+      java.util.Map<Integer, dev.tether.client.AttachmentInfo> stored) {
+    Frame frame;
     try {
-      frame = translator.toFrame(request, turn.msgId(), injected);
+      frame = translator.toFrame(request, turn.msgId(), injected, stored);
     } catch (TetherException e) {
       turn.endWith(ReplyTranslator.error(request.getRequestId(), e.code() + ": " + e.getMessage()));
       return;

@@ -22,6 +22,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param cancelDrain after a cancel, how long to wait for the agent to stop before the next request
  * @param heartbeat the heartbeat interval
  * @param listener progress reports (one line each in the CLI)
+ * @param attachments where attachments that are not images are stored as session attachments;
+ *     null: they are only named in the text
  */
 public record Bridge(
     TetherClient client,
@@ -33,7 +35,8 @@ public record Bridge(
     long pollWaitMs,
     Duration cancelDrain,
     Duration heartbeat,
-    CovenListener listener) {
+    CovenListener listener,
+    dev.tether.client.AttachmentClient attachments) {
   public Bridge {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(instance, "instance");

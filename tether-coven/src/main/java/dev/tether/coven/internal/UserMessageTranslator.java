@@ -70,6 +70,17 @@ public final class UserMessageTranslator {
    * @throws TetherException when an attachment or the whole frame breaks a rule or limit
    */
   public Frame toFrame(SendMessage message, String msgId, List<String> injected) {
+    return toFrame(message, msgId, injected, java.util.Map.of());
+  }
+
+  /**
+   * As {@link #toFrame(SendMessage, String, List)}, with the attachments already stored on the host
+   * ({@code stored}, by index in the message): each is named in the text as
+   * {@code [Attachment: name (size bytes, type)]} and its payload entry carries the stored
+   * {@code name} instead of {@code "forwarded": false}.
+   */
+  public Frame toFrame(SendMessage message, String msgId, List<String> injected,
+      java.util.Map<Integer, dev.tether.client.AttachmentInfo> stored) {
     Limits limits = validator.limits();
     List<FileAttachment> attachments = message.getAttachmentsList();
     List<FileAttachment> images = new ArrayList<>();
@@ -88,10 +99,15 @@ public final class UserMessageTranslator {
     }
     ArrayNode listed = JSON.createArrayNode();
     StringBuilder notForwarded = new StringBuilder();
-    for (FileAttachment a : attachments) {
+    for (int i = 0; i < attachments.size(); i++) {
+      FileAttachment a = attachments.get(i);
       ObjectNode entry = listed.addObject().put("filename", a.getFilename()).put("mime_type", a.getMimeType())
           .put("size", a.getData().size());
-      if (!isImage(a)) {
+      dev.tether.client.AttachmentInfo kept = stored.get(i);
+      if (kept != null) {
+        entry.put("name", kept.name());
+        notForwarded.append('\n').append(kept.notice());
+      } else if (!isImage(a)) {
         entry.put("forwarded", false);
         notForwarded.append("\n[attachment ").append(a.getFilename()).append(" (").append(a.getMimeType()).append(", ")
             .append(human(a.getData().size())).append(") was not forwarded: only images reach the agent]");
@@ -238,7 +254,7 @@ public final class UserMessageTranslator {
     }
   }
 
-  private static boolean isImage(FileAttachment a) {
+  static boolean isImage(FileAttachment a) {
     return a.getMimeType().toLowerCase(Locale.ROOT).startsWith("image/");
   }
 

@@ -30,6 +30,11 @@ final class Blobs {
     this.limits = limits;
   }
 
+  /** Whether several servers share these blobs (their instances live in NATS). */
+  boolean shared() {
+    return shared != null;
+  }
+
   /** The checked bytes of {@code ref} of {@code entry}; {@code BLOB_NOT_FOUND} when neither place has it. */
   byte[] read(InstanceRegistry.Entry entry, ImageRefs.Ref ref) throws IOException {
     try {

@@ -62,6 +62,7 @@ final class TetherHandler extends Handler.Abstract {
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private final InstanceTokens tokens;
   private final Blobs blobs;
+  private final AttachmentStore attachments;
   private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
@@ -78,6 +79,10 @@ final class TetherHandler extends Handler.Abstract {
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
       InstanceTokens instanceTokens, Blobs blobs) {
     this.blobs = blobs;
+    this.attachments = blobs.shared()
+        ? AttachmentStore.refusing("this server shares its instances with other hosts (serve --nats), and attachments are"
+            + " kept in one host's workspace, which the others cannot read; attach files on a server without --nats")
+        : AttachmentStore.inWorkspaces(AttachmentStore.DEFAULT_MAX_BYTES);
     this.tokens = instanceTokens;
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
@@ -172,7 +177,7 @@ final class TetherHandler extends Handler.Abstract {
     String[] parts = path.split("/", -1);
     if (scope != null && !scopeAllows(scope, parts, method)) {
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
-          "this token opens only instance '" + scope + "' (its tether, blob and watermark routes)"));
+          "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
     }
     if (parts.length >= 3 && parts.length <= 4 && parts[0].isEmpty() && "v1".equals(parts[1]) && "tokens".equals(parts[2])) {
       return tokenRoute(parts.length == 4 ? parts[3] : null, method, request, response, callback);
@@ -207,6 +212,9 @@ final class TetherHandler extends Handler.Abstract {
             : notAllowed(response, callback, "GET");
       }
       return noSuchEndpoint(response, callback, path);
+    }
+    if ("attachments".equals(resource)) {
+      return attachmentRoute(entry, action, parts.length, method, request, response, callback, path);
     }
     if (!"tether".equals(resource)) {
       return noSuchEndpoint(response, callback, path);
@@ -260,7 +268,8 @@ final class TetherHandler extends Handler.Abstract {
     if (parts.length < 4 || !parts[0].isEmpty() || !"v1".equals(parts[1]) || !"instances".equals(parts[2]) || !scope.equals(parts[3])) {
       return false;
     }
-    return parts.length == 4 ? "GET".equals(method) : "tether".equals(parts[4]) || "blob".equals(parts[4]);
+    return parts.length == 4 ? "GET".equals(method)
+        : "tether".equals(parts[4]) || "blob".equals(parts[4]) || "attachments".equals(parts[4]);
   }
 
   /** {@code POST|GET /v1/tokens}, {@code DELETE /v1/tokens/{id}}: host access only (checked by the caller). */
@@ -343,6 +352,70 @@ final class TetherHandler extends Handler.Abstract {
           return;
         }
         reply(response, callback, BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
+      } catch (Throwable e) {
+        fail(response, callback, e);
+      } finally {
+        ingressBudget.release(cost);
+      }
+    });
+  }
+
+  /** {@code .../attachments[/{name}]}: see {@link AttachmentRoutes}. */
+  private boolean attachmentRoute(InstanceRegistry.Entry entry, String name, int depth, String method, Request request,
+      Response response, Callback callback, String path) {
+    if (depth == 6 && (name == null || name.isEmpty())) {
+      return noSuchEndpoint(response, callback, path);
+    }
+    Fields q = Request.extractQueryParameters(request);
+    dev.tether.api.SessionKey session = AttachmentRoutes.session(q.getValue("channel"), q.getValue("session_id"));
+    if (depth == 5) {
+      if ("GET".equals(method)) {
+        return replyIo(response, callback, () -> AttachmentRoutes.list(attachments, entry, session));
+      }
+      if (!"POST".equals(method)) {
+        return notAllowed(response, callback, "GET, POST");
+      }
+      uploadAttachment(entry, session, AttachmentRoutes.uploadName(q.getValue("name")), request, response, callback);
+      return true;
+    }
+    if (!"GET".equals(method)) {
+      return notAllowed(response, callback, "GET");
+    }
+    return replyIo(response, callback, () -> {
+      AttachmentRoutes.Download d = AttachmentRoutes.download(attachments, entry, session, name);
+      response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
+      response.getHeaders().put("Content-Disposition", "attachment");
+      response.getHeaders().put("X-Content-Type-Options", "nosniff");
+      return new Reply(200, d.bytes(), "application/octet-stream");
+    });
+  }
+
+  /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
+  private void uploadAttachment(InstanceRegistry.Entry entry, dev.tether.api.SessionKey session, String name, Request request,
+      Response response, Callback callback) {
+    String mimeType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    int max = Math.toIntExact(attachments.maxBytes());
+    long cost = BodyReader.reservation(request.getLength(), max);
+    if (!ingressBudget.tryReserve(cost)) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+      write(response, 503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is reading too many large requests at once; retry shortly"),
+          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
+      return;
+    }
+    BodyReader.read(request, max).whenComplete((body, failure) -> {
+      try {
+        if (failure != null) {
+          Throwable cause = unwrap(failure);
+          if (cause instanceof TetherException e && e.code() == ErrorCode.FRAME_TOO_LARGE) {
+            write(response, 413, ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max
+                    + " bytes, the limit for one attachment"),
+                Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
+          } else {
+            fail(response, callback, cause);
+          }
+          return;
+        }
+        reply(response, callback, AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length()));
       } catch (Throwable e) {
         fail(response, callback, e);
       } finally {

@@ -23,6 +23,8 @@ import java.util.Set;
  * @param typingInterval how often the typing action is repeated while the agent works
  * @param retryInitial the first backoff after a network or 5xx failure
  * @param retryMax the longest backoff
+ * @param attachments where documents that are not images are stored as session attachments; null:
+ *     they are refused with a notice
  */
 public record BridgeConfig(
     TetherClient client,
@@ -37,7 +39,8 @@ public record BridgeConfig(
     Duration editInterval,
     Duration typingInterval,
     Duration retryInitial,
-    Duration retryMax) {
+    Duration retryMax,
+    dev.tether.client.AttachmentClient attachments) {
   public BridgeConfig {
     allowedChats = Set.copyOf(allowedChats);
   }

@@ -50,6 +50,7 @@ final class Ingress {
   private final BotApi api;
   private final Retrier retrier;
   private final ImageFetcher fetcher;
+  private final DocumentAttacher attacher; // null: documents that are not images are refused
   private final Notices notices;
   private final BridgeLog log;
   private final StateFile state;
@@ -66,6 +67,8 @@ final class Ingress {
     this.log = Objects.requireNonNull(log, "log");
     this.state = Objects.requireNonNull(state, "state");
     this.fetcher = new ImageFetcher(api, retrier, config.limits());
+    this.attacher = config.attachments() == null ? null
+        : new DocumentAttacher(api, retrier, config.attachments(), config.instance());
     this.notices = new Notices(api, retrier, log);
     this.confirmed = state.get(STATE_KEY);
     this.lastSeen = confirmed;
@@ -152,6 +155,10 @@ final class Ingress {
       log.info("skipped update " + u.updateId() + " from " + chat + ": a message without text, photo or document");
       return;
     }
+    if (attacher != null && DocumentAttacher.applies(m)) {
+      attach(u, chat, m);
+      return;
+    }
     List<Image> images = new ArrayList<>(1);
     if (ImageFetcher.hasFile(m)) {
       ImageFetcher.Result result = fetcher.fetch(m);
@@ -164,6 +171,20 @@ final class Ingress {
       }
     }
     forward(chat, m, textOf(m), images);
+  }
+
+  /** A document that is not an image: stored as a session attachment, then named in the forwarded message. */
+  private void attach(BotTypes.Update u, TelegramChat chat, BotTypes.Message m) throws IOException {
+    DocumentAttacher.Result result = attacher.attach(m, new SessionKey(TelegramChat.CHANNEL, chat.sessionId()));
+    if (result instanceof DocumentAttacher.Refused refused) {
+      log.info("not forwarded: update " + u.updateId() + " from " + chat + ": " + refused.explanation());
+      notices.send(chat, refused.explanation());
+      return;
+    }
+    dev.tether.client.AttachmentInfo stored = ((DocumentAttacher.Stored) result).attachment();
+    String caption = textOf(m);
+    forward(chat, m, caption.isEmpty() ? stored.notice() : caption + "\n" + stored.notice(), List.of(),
+        Map.of("attachments", dev.tether.api.RawJson.of(dev.tether.client.AttachmentInfo.payloadJson(List.of(stored)))));
   }
 
   private void refuse(BotTypes.Message m) throws InterruptedIOException {
@@ -224,9 +245,14 @@ final class Ingress {
    * frame (a {@link TetherException}) is told to the chat; the message is then dropped.
    */
   private void forward(TelegramChat chat, BotTypes.Message m, String text, List<Image> images) throws IOException {
+    forward(chat, m, text, images, Map.of());
+  }
+
+  private void forward(TelegramChat chat, BotTypes.Message m, String text, List<Image> images,
+      Map<String, dev.tether.api.RawJson> extra) throws IOException {
     Optional<User> user = m.from() == null ? Optional.empty()
         : Optional.of(new User(Long.toString(m.from().id()), nameOf(m.from())));
-    Payload.UserMessage payload = new Payload.UserMessage(text, images, user, Map.of());
+    Payload.UserMessage payload = new Payload.UserMessage(text, images, user, extra);
     Frame frame = Frame.of(new SessionKey(TelegramChat.CHANNEL, chat.sessionId()), msgIdOf(m), payload);
     long backoff = config.retryInitial().toMillis();
     while (true) {

@@ -1,5 +1,11 @@
 // The tether web console: lists instances and sessions, shows one session as a conversation,
-// streams answers live and sends text with images. Plain JavaScript, no build step.
+// streams answers live and sends text with images and attached files. Plain JavaScript, no build step.
+//
+// Attachments: every file dropped or picked is stored as a session attachment on the host first
+// (POST .../attachments, the body is the file and its Content-Type the browser's file.type, never
+// guessed here); the message then names each one in its text as
+// "[Attachment: name (size bytes, type)]" and in payload.attachments, and images (the four types,
+// within the image limits) also travel inline as before, so agents that only read frames see them.
 //
 // Frames are untrusted input: every value from a frame goes into the page as text
 // (textContent, createElement) or as a data:/blob: image URL built here, never as HTML.
@@ -11,6 +17,7 @@ const LIMITS = Object.freeze({
   frameImageBytes: 20 * 1024 * 1024,
   images: 4,
   types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  attachmentBytes: 20 * 1024 * 1024,
 });
 const RING_PAGES = 50; // at most this many poll pages of 200 frames when scanning a ring
 const COUNTS_MS = 5000; // how often the instances' counts are refreshed
@@ -386,23 +393,26 @@ async function loadBlob(img, figure, caption, key) {
 
 let attachments = [];
 
+const isImage = (file) => LIMITS.types.includes(file.type);
+
 /** Adds files to the message, or refuses them with a sentence (the server checks again). */
 function attach(files) {
   $('send-error').textContent = '';
   const next = attachments.slice();
   for (const file of files) {
-    if (!LIMITS.types.includes(file.type)) {
-      return refuse(file.name + ' is ' + (file.type || 'of unknown type') + '; send PNG, JPEG, GIF or WebP images');
-    }
-    if (file.size > LIMITS.imageBytes) {
+    if (isImage(file) && file.size > LIMITS.imageBytes) {
       return refuse(file.name + ' has ' + formatBytes(file.size) + ' bytes; an image may have at most 10 MiB');
+    }
+    if (file.size > LIMITS.attachmentBytes) {
+      return refuse(file.name + ' has ' + formatBytes(file.size) + ' bytes; an attached file may have at most 20 MiB');
     }
     next.push(file);
   }
-  if (next.length > LIMITS.images) {
-    return refuse('a message carries at most 4 images, not ' + next.length);
+  const images = next.filter(isImage);
+  if (images.length > LIMITS.images) {
+    return refuse('a message carries at most 4 images, not ' + images.length);
   }
-  if (next.reduce((n, f) => n + f.size, 0) > LIMITS.frameImageBytes) {
+  if (images.reduce((n, f) => n + f.size, 0) > LIMITS.frameImageBytes) {
     return refuse('the images add up to more than 20 MiB, the limit for one message');
   }
   attachments = next;
@@ -420,10 +430,15 @@ function showAttachments() {
   for (const img of box.querySelectorAll('img')) URL.revokeObjectURL(img.src);
   box.replaceChildren();
   attachments.forEach((file, i) => {
-    const item = el('div', 'attachment');
-    const img = el('img');
-    img.src = URL.createObjectURL(file);
-    img.alt = file.name;
+    const item = el('div', isImage(file) ? 'attachment' : 'attachment file');
+    if (isImage(file)) {
+      const img = el('img');
+      img.src = URL.createObjectURL(file);
+      img.alt = file.name;
+      item.append(img);
+    } else {
+      item.append(el('span', 'file-type', file.type || 'application/octet-stream'));
+    }
     const remove = el('button', null, '\u00d7');
     remove.type = 'button';
     remove.title = 'remove';
@@ -431,7 +446,7 @@ function showAttachments() {
       attachments.splice(i, 1);
       showAttachments();
     });
-    item.append(img, el('span', null, file.name + ' (' + formatBytes(file.size) + ' bytes) '), remove);
+    item.append(el('span', 'file-name', file.name + ' (' + formatBytes(file.size) + ' bytes) '), remove);
     box.append(item);
   });
 }
@@ -450,16 +465,19 @@ async function send(event) {
   if (!state.open) return;
   const text = $('text').value;
   if (text.trim() === '' && attachments.length === 0) {
-    refuse('write a message or attach an image');
+    refuse('write a message or attach a file');
     return;
   }
-  const images = [];
-  for (const file of attachments) images.push({ media_type: file.type, data: await base64Of(file) });
-  const payload = { text };
-  if (images.length) payload.images = images;
-  const frame = { v: 1, type: 'user.message', session: { channel: state.open.channel, id: state.open.id }, payload };
   $('send-button').disabled = true;
   try {
+    const stored = await storeAttachments(attachments);
+    const images = [];
+    for (const file of attachments.filter(isImage)) images.push({ media_type: file.type, data: await base64Of(file) });
+    const notices = stored.map((a) => '[Attachment: ' + a.name + ' (' + a.size + ' bytes, ' + a.mime_type + ')]');
+    const payload = { text: [text, ...notices].filter((line) => line !== '').join('\n') };
+    if (images.length) payload.images = images;
+    if (stored.length) payload.attachments = stored.map((a) => ({ name: a.name, mime_type: a.mime_type, size: a.size }));
+    const frame = { v: 1, type: 'user.message', session: { channel: state.open.channel, id: state.open.id }, payload };
     await api(instancePath(state.open.instance) + '/tether', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -476,6 +494,21 @@ async function send(event) {
   } finally {
     $('send-button').disabled = false;
   }
+}
+
+/**
+ * Stores each file as an attachment of the open session, in order; the host's answers (the
+ * names it stored them under). The body is the File, so the request's Content-Type is the
+ * browser's file.type (none when the browser does not know it).
+ */
+async function storeAttachments(files) {
+  const stored = [];
+  const session = '?session_id=' + encodeURIComponent(state.open.id) + '&channel=' + encodeURIComponent(state.open.channel);
+  for (const file of files) {
+    const path = instancePath(state.open.instance) + '/attachments' + session + '&name=' + encodeURIComponent(file.name);
+    stored.push(await apiJson(path, { method: 'POST', body: file }));
+  }
+  return stored;
 }
 
 // ---- start --------------------------------------------------------------------------------
