@@ -54,12 +54,14 @@ final class Ingress {
   private final BridgeLog log;
   private final StateFile state;
   private final Set<Long> refusedChats = new HashSet<>();
+  private final LazyMedia lazy;
 
   private long confirmed;
   private long lastSeen;
   private Album album;
 
-  Ingress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state) {
+  Ingress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, LazyMedia lazy) {
+    this.lazy = Objects.requireNonNull(lazy, "lazy");
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.retrier = Objects.requireNonNull(retrier, "retrier");
@@ -104,7 +106,8 @@ final class Ingress {
       if (album != null && !album.accepts(m)) {
         flushAlbum();
       }
-      if (m != null && m.mediaGroupId() != null && ImageFetcher.hasFile(m) && config.allowed(m.chat().id())) {
+      if (m != null && m.mediaGroupId() != null && config.allowed(m.chat().id())
+          && (lazy.isLazy(m) ? LazyMedia.hasMedia(m) : ImageFetcher.hasFile(m))) {
         if (album == null) {
           album = new Album(m.mediaGroupId(), m.chat().id());
         }
@@ -148,6 +151,10 @@ final class Ingress {
       return;
     }
     TelegramChat chat = chatOf(m);
+    if (lazy.isLazy(m) && LazyMedia.hasMedia(m)) {
+      forwardAnnounced(chat, List.of(m)); // nothing downloaded: the agent fetches what it needs
+      return;
+    }
     if (!m.hasContent()) {
       log.info("skipped update " + u.updateId() + " from " + chat + ": a message without text, photo or document");
       return;
@@ -163,7 +170,13 @@ final class Ingress {
         images.add(fetched.image());
       }
     }
-    forward(chat, m, textOf(m), images);
+    forward(chat, m, lazy.isLazy(m) ? LazyMedia.safeText(textOf(m)) : textOf(m), images, Map.of());
+  }
+
+  /** A lazy chat's message or album: placeholders and references, no download. */
+  private void forwardAnnounced(TelegramChat chat, List<BotTypes.Message> messages) throws IOException {
+    LazyMedia.Announced announced = lazy.announce(chat, messages);
+    forward(chat, messages.get(0), announced.text(), List.of(), announced.extra());
   }
 
   private void refuse(BotTypes.Message m) throws InterruptedIOException {
@@ -181,6 +194,11 @@ final class Ingress {
     Album a = album;
     album = null;
     TelegramChat chat = chatOf(a.items.get(0));
+    if (lazy.isLazy(a.items.get(0))) {
+      forwardAnnounced(chat, a.items);
+      confirm(a.lastUpdateId);
+      return;
+    }
     int max = config.limits().maxImagesPerMessage();
     List<Image> images = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -214,7 +232,7 @@ final class Ingress {
       notices.send(chat, problem);
     }
     if (!images.isEmpty() || !caption.isEmpty()) {
-      forward(chat, a.items.get(0), caption, images);
+      forward(chat, a.items.get(0), caption, images, Map.of());
     }
     confirm(a.lastUpdateId);
   }
@@ -223,10 +241,11 @@ final class Ingress {
    * Sends the message to the host, retrying while the host is unreachable. A host that refuses the
    * frame (a {@link TetherException}) is told to the chat; the message is then dropped.
    */
-  private void forward(TelegramChat chat, BotTypes.Message m, String text, List<Image> images) throws IOException {
+  private void forward(TelegramChat chat, BotTypes.Message m, String text, List<Image> images,
+      Map<String, dev.tether.api.RawJson> extra) throws IOException {
     Optional<User> user = m.from() == null ? Optional.empty()
         : Optional.of(new User(Long.toString(m.from().id()), nameOf(m.from())));
-    Payload.UserMessage payload = new Payload.UserMessage(text, images, user, Map.of());
+    Payload.UserMessage payload = new Payload.UserMessage(text, images, user, extra);
     Frame frame = Frame.of(new SessionKey(TelegramChat.CHANNEL, chat.sessionId()), msgIdOf(m), payload);
     long backoff = config.retryInitial().toMillis();
     while (true) {
