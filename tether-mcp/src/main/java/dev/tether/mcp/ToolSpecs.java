@@ -35,11 +35,16 @@ final class ToolSpecs {
   private ToolSpecs() {}
 
   /** The tool described by the resource {@code tools/<name>.json}. */
-  @SuppressWarnings("unchecked")
   static Tool definition(String name) {
-    Map<String, Object> json = McpJson.resource("tools/" + name + ".json");
+    return definition(name, name);
+  }
+
+  /** The tool {@code name} described by the resource {@code tools/<resource>.json}. */
+  @SuppressWarnings("unchecked")
+  static Tool definition(String name, String resource) {
+    Map<String, Object> json = McpJson.resource("tools/" + resource + ".json");
     if (!name.equals(json.get("name"))) {
-      throw new IllegalStateException("tools/" + name + ".json names the tool " + json.get("name"));
+      throw new IllegalStateException("tools/" + resource + ".json names the tool " + json.get("name"));
     }
     Tool.Builder tool = Tool.builder(name, (Map<String, Object>) json.get("inputSchema"))
         .title((String) json.get("title"))
