@@ -144,9 +144,17 @@ final class TelegramCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}, or an ISO-8601 duration ({@code PT30M}). */
+  /** {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}, or an ISO-8601 duration ({@code PT30M}); positive. */
   static Duration duration(String text) {
     String t = text == null ? "" : text.strip();
+    Duration d = parseDuration(text, t);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("--media-ttl must be positive but was '" + text + "'");
+    }
+    return d;
+  }
+
+  private static Duration parseDuration(String text, String t) {
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(t);
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
