@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bridge's lazy media: which chats are lazy, the references it registered for their media,
@@ -36,19 +39,25 @@ import java.util.Objects;
  * <p><b>Media directory.</b> Downloads that are not small images are saved under
  * {@value #MEDIA_DIR} in the state directory (0700, files 0600).
  *
- * <p>Registration runs on the ingress thread; fetches run on the fetcher's own threads. Thread-safe.
+ * <p>Registration runs on the ingress thread; downloads run on {@value #DOWNLOAD_THREADS} threads of
+ * this class (concurrent requests for one reference share one download). Thread-safe.
  */
 final class LazyMedia implements AutoCloseable {
   static final String REGISTRY_FILE = "media-refs.json";
   static final String MEDIA_DIR = "media";
+  /** Downloads at once; more requests wait their turn, so an agent cannot make the bridge open many. */
+  static final int DOWNLOAD_THREADS = 4;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final MediaSettings settings;
   private final MediaRegistry registry;
   private final MediaFetcher fetcher;
   private final Path file;
+  private final ExecutorService downloads;
 
-  private LazyMedia(MediaSettings settings, MediaRegistry registry, MediaFetcher fetcher, Path file) {
+  private LazyMedia(MediaSettings settings, MediaRegistry registry, MediaFetcher fetcher, Path file,
+      ExecutorService downloads) {
+    this.downloads = downloads;
     this.settings = settings;
     this.registry = registry;
     this.fetcher = fetcher;
@@ -68,13 +77,20 @@ final class LazyMedia implements AutoCloseable {
         log.warn("telegram media: " + e.getMessage() + "; starting without the references in it");
       }
     }
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService downloads = Executors.newFixedThreadPool(DOWNLOAD_THREADS, r -> {
+      Thread t = new Thread(r, "tether-telegram-media-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     MediaFetcher fetcher = MediaFetcher.builder(registry, stateDir.resolve(MEDIA_DIR))
+        .executor(downloads)
         .downloader(new TelegramDownloader(api, retrier))
         .inlineImageMaxBytes(Math.min(settings.inlineImageMaxBytes(), limits.maxImageBytes()))
         .maxDownloadBytes(BotApi.GET_FILE_LIMIT)
         .limits(limits)
         .build();
-    return new LazyMedia(settings, registry, fetcher, file);
+    return new LazyMedia(settings, registry, fetcher, file, downloads);
   }
 
   MediaRegistry registry() {
@@ -224,6 +240,7 @@ final class LazyMedia implements AutoCloseable {
   @Override
   public void close() {
     fetcher.close();
+    downloads.shutdownNow(); // a download in flight is abandoned; its request is not answered
   }
 
   Path file() {
