@@ -99,6 +99,25 @@ class LazyMediaTest {
   }
 
   @Test
+  void lazyAlbum_isOneMessageWithOnePlaceholderPerItem_andNothingDownloaded() throws Exception {
+    try (BridgeHarness h = new BridgeHarness(dir)) {
+      String file = h.api.addFile(TestImages.jpeg(40, 40));
+      h.start();
+      for (int i = 0; i < 6; i++) {
+        h.api.addMessage(TgMessages.inAlbum(TgMessages.photo(GROUP, i == 0 ? "our trip" : null, file, 1000L), "album-1"));
+      }
+      awaitForwarded(h, 1);
+      Payload.UserMessage album = (Payload.UserMessage) h.forwarded().get(0).payloadView();
+      List<MediaItem> items = MediaFrames.mediaOf(album);
+      assertEquals(6, items.size(), "more than the 4 images a message may carry: nothing is downloaded");
+      assertEquals(6, MediaPlaceholder.findAll(album.text()).size(), album.text());
+      assertTrue(album.text().startsWith("[Image: photo.jpg, 1KB, image/jpeg, ref:" + items.get(0).ref() + "] our trip\n"),
+          album.text());
+      assertEquals(List.of(), h.api.calls("getFile"));
+    }
+  }
+
+  @Test
   void voiceAudioVideoStickerAndDocument_eachGetAPlaceholderOfTheirKind() throws Exception {
     try (BridgeHarness h = new BridgeHarness(dir)) {
       h.start();

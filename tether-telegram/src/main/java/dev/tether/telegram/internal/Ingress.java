@@ -176,6 +176,10 @@ final class Ingress {
   /** A lazy chat's message or album: placeholders and references, no download. */
   private void forwardAnnounced(TelegramChat chat, List<BotTypes.Message> messages) throws IOException {
     LazyMedia.Announced announced = lazy.announce(chat, messages);
+    if (announced.text().isEmpty()) {
+      log.info("skipped a message from " + chat + ": its media came without a file id and it has no text");
+      return;
+    }
     forward(chat, messages.get(0), announced.text(), List.of(), announced.extra());
   }
 
