@@ -2,6 +2,7 @@
 module dev.tether.telegram {
   requires transitive dev.tether.client;
   requires dev.tether.images;
+  requires dev.tether.media;
   requires com.fasterxml.jackson.databind;
   requires java.net.http;
 

@@ -109,6 +109,11 @@ public enum ErrorCode {
   TOO_MANY_INSTANCES(Kind.HOST, 503, true),
   /** The host, a download or a resource is unavailable for now; trying again later may work. */
   UNAVAILABLE(Kind.HOST, 503, true),
+  /**
+   * The channel could not deliver a media reference's bytes (its API failed or refused the file,
+   * the network dropped); a later fetch may work.
+   */
+  DOWNLOAD_FAILED(Kind.HOST, 502, true),
   /** The host is shutting down; try again once it is back. */
   SHUTTING_DOWN(Kind.HOST, 503, true),
   /** A failure on the answering side; the message says what failed. */

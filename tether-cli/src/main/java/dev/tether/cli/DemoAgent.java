@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * messages of one session are answered in order while sessions proceed in parallel. Sessions are
  * keyed by {@link SessionKey} (channel and id) and kept in a {@link SessionStore}: each turn is a
  * JSONL line whose images are refs into the blob store, and the context for a reply is the newest
- * {@value #MAX_TURNS} turns with their images read back. A {@code control.cancel} whose {@code msg_id} names a request
+ * {@value #MAX_TURNS} turns with their images read back. A message that announces lazy media and
+ * asks about it gets the announced images fetched first ({@link MediaPrefetch}). A {@code control.cancel} whose {@code msg_id} names a request
  * stops it: the reply ends early and its {@code assistant.done} carries {@code "cancelled":true}.
  * Thread-safe; {@link #close()} stops polling and waits briefly for answers in progress.
  */
@@ -58,6 +59,7 @@ final class DemoAgent implements AutoCloseable {
     return t;
   });
   private final SessionStore sessions;
+  private final MediaPrefetch media;
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
   private volatile boolean running = true;
@@ -68,6 +70,7 @@ final class DemoAgent implements AutoCloseable {
     this.instance = instance;
     this.replier = replier;
     this.sessions = sessions;
+    this.media = new MediaPrefetch(dev.tether.mcp.ChannelMediaClient.of(client, instance));
   }
 
   /** Polls and answers until {@link #close()}; {@code afterSeq} is where reading starts. */
@@ -148,6 +151,14 @@ final class DemoAgent implements AutoCloseable {
       System.err.println("tether agent: answering " + msgId + " in " + session
           + (message.images().isEmpty() ? "" : " (" + message.images().size() + (message.images().size() == 1 ? " image)" : " images)")));
       post(Frames.presence(session, msgId, Payload.Presence.THINKING));
+      // Lazy media: fetched only when the message announces some and asks about it.
+      MediaPrefetch.Result fetched = media.apply(session, message);
+      message = fetched.message();
+      String preface = String.join("\n", fetched.notes());
+      if (!preface.isEmpty()) {
+        System.err.println("tether agent: " + msgId + ": " + preface.replace('\n', ' '));
+        post(Frames.assistantDelta(session, msgId, preface + "\n"));
+      }
       // The earlier turns, images read back from the blob store; then the request joins the session.
       SessionLog log = sessions.open(session);
       List<Turn> snapshot = log.assembleContext("", MAX_TURNS, MAX_CONTEXT_CHARS).turns();
@@ -159,6 +170,9 @@ final class DemoAgent implements AutoCloseable {
         // IllegalArgumentException: a request the adapters refuse to build (say, a turn of empty
         // text stored by an older agent); the host still gets an answer instead of silence.
         reply = new Replier.Reply("Sorry, the model call failed: " + e.getMessage(), List.of());
+      }
+      if (!preface.isEmpty()) {
+        reply = new Replier.Reply(preface + "\n" + reply.text(), reply.images());
       }
       Payload.AssistantDone done = cancelled.get()
           ? new Payload.AssistantDone(reply.text(), reply.images(), Map.of("cancelled", RawJson.of("true")))

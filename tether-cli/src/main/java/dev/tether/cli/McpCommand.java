@@ -3,6 +3,7 @@ package dev.tether.cli;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.HostAddress;
 import dev.tether.mcp.StdioServer;
+import dev.tether.mcp.ChannelMediaClient;
 import dev.tether.mcp.TetherMcpServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
     description = {"Run the MCP stdio server for a tether host.",
-        "Tools: tether_send, tether_read; list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
+        "Tools: tether_send, tether_read; list_media, fetch_media (media a chat bridge announced); list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
         "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "ADDRESS",
@@ -35,6 +36,11 @@ final class McpCommand implements Callable<Integer> {
           + " or with --no-vision refuses with VISION_UNSUPPORTED. Default: ${DEFAULT-VALUE}.")
   boolean vision = true;
 
+  @Option(names = "--media-instance", paramLabel = "NAME", defaultValue = "default",
+      description = "The instance whose announced media list_media shows and fetch_media asks its channel bridge"
+          + " (tether telegram) for. Default: ${DEFAULT-VALUE}.")
+  String mediaInstance = "default";
+
   @Override
   public Integer call() throws Exception {
     HostAddress address;
@@ -51,7 +57,8 @@ final class McpCommand implements Callable<Integer> {
     try (HttpTetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
       TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
-          .attachments(client).visionCapable(vision).build();
+          .attachments(client).visionCapable(vision)
+          .channelMedia(ChannelMediaClient.of(client, mediaInstance)).build();
       StdioServer.run(tools);
     }
     return 0;

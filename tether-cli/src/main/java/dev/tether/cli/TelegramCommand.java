@@ -3,10 +3,12 @@ package dev.tether.cli;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.HostAddress;
 import dev.tether.telegram.BotToken;
+import dev.tether.telegram.MediaMode;
 import dev.tether.telegram.TelegramBridge;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -60,8 +62,40 @@ final class TelegramCommand implements Callable<Integer> {
           + " Default: ~/.tether/telegram/<instance>.")
   Path stateDir;
 
+  @Option(names = "--media", paramLabel = "lazy|eager",
+      description = "Media of every chat: lazy (a placeholder and a ref; the agent fetches what it needs with"
+          + " fetch_media) or eager (photos downloaded at once). Sets both of the next two.")
+  String media;
+
+  @Option(names = "--media-private", paramLabel = "lazy|eager",
+      description = "Media of private chats. Default: eager.")
+  String mediaPrivate;
+
+  @Option(names = "--media-groups", paramLabel = "lazy|eager",
+      description = "Media of groups and supergroups. Default: lazy.")
+  String mediaGroups;
+
+  @Option(names = "--media-ttl", paramLabel = "DURATION", defaultValue = "30m",
+      description = "How long a lazy media ref stays fetchable: 90s, 30m, 2h, 1d. Default: ${DEFAULT-VALUE}.")
+  String mediaTtl = "30m";
+
+  @Option(names = "--media-max-refs", paramLabel = "N", defaultValue = "10000",
+      description = "The most lazy media refs kept (in the state directory, so a restart keeps them). Default: ${DEFAULT-VALUE}.")
+  int mediaMaxRefs = 10_000;
+
   @Override
   public Integer call() throws Exception {
+    MediaMode privateChats;
+    MediaMode groups;
+    Duration ttl;
+    try {
+      MediaMode all = media == null ? null : MediaMode.parse(media);
+      privateChats = mediaPrivate != null ? MediaMode.parse(mediaPrivate) : all != null ? all : MediaMode.EAGER;
+      groups = mediaGroups != null ? MediaMode.parse(mediaGroups) : all != null ? all : MediaMode.LAZY;
+      ttl = duration(mediaTtl);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
     BotToken token;
     try {
       token = BotToken.fromFile(tokenFile);
@@ -84,6 +118,10 @@ final class TelegramCommand implements Callable<Integer> {
           .refuseOtherChats(refuseOthers)
           .liveEdits(liveEdits)
           .stateDir(state)
+          .mediaPrivate(privateChats)
+          .mediaGroups(groups)
+          .mediaTtl(ttl)
+          .maxMediaRefs(mediaMaxRefs)
           .build();
       bridge.start();
     } catch (IOException | IllegalArgumentException e) {
@@ -100,7 +138,38 @@ final class TelegramCommand implements Callable<Integer> {
     }, "tether-telegram-shutdown"));
     System.err.println("tether telegram: bridging " + token + " to instance " + instance + " on " + address
         + " for chats " + allowedChats + " (state in " + state + ")");
+    System.err.println("tether telegram: media: private chats " + privateChats.name().toLowerCase(java.util.Locale.ROOT)
+        + ", groups " + groups.name().toLowerCase(java.util.Locale.ROOT) + "; refs fetchable for " + mediaTtl
+        + ", at most " + mediaMaxRefs);
     stopped.await();
     return 0;
+  }
+
+  /** {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}, or an ISO-8601 duration ({@code PT30M}); positive. */
+  static Duration duration(String text) {
+    String t = text == null ? "" : text.strip();
+    Duration d = parseDuration(text, t);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("--media-ttl must be positive but was '" + text + "'");
+    }
+    return d;
+  }
+
+  private static Duration parseDuration(String text, String t) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(t);
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "s" -> Duration.ofSeconds(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        default -> Duration.ofDays(n);
+      };
+    }
+    try {
+      return Duration.parse(t);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException("--media-ttl must read like 90s, 30m, 2h or 1d but was '" + text + "'");
+    }
   }
 }

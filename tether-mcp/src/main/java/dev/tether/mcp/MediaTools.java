@@ -14,6 +14,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import dev.tether.api.SessionKey;
+import dev.tether.media.MediaAnswer;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -57,6 +60,59 @@ final class MediaTools {
       MediaFetchResult.SavedFile saved = (MediaFetchResult.SavedFile) result;
       return text("Saved " + saved.ref().id() + " to " + saved.path() + " (" + saved.size() + " bytes, "
           + saved.ref().mimeType() + "). Open it from there; it is not shown inline because it is not a small image.");
+    });
+  }
+
+  /** {@code list_media} over the instance's announced media: one placeholder line each, with its chat. */
+  static CompletableFuture<CallToolResult> listChannelMedia(ChannelMediaClient media, Map<String, Object> arguments) {
+    Args.of(LIST_MEDIA, arguments, Set.of());
+    return media.list().thenApply(seen -> {
+      if (seen.isEmpty()) {
+        return text("No media available.");
+      }
+      StringBuilder sb = new StringBuilder();
+      for (ChannelMediaClient.Seen s : seen) {
+        if (sb.length() > 0) {
+          sb.append('\n');
+        }
+        sb.append("- ").append(s.item().placeholder().format().replaceAll("[\\r\\n\\u2028\\u2029]+", " "))
+            .append(" (session ").append(s.session().channel()).append('/').append(s.session().id())
+            .append(", until ").append(s.item().expiresAt()).append(')');
+      }
+      return text(sb.toString());
+    });
+  }
+
+  /**
+   * {@code fetch_media} through the channel bridge: the image as image content, a saved file as
+   * text with its path, the bridge's coded error as a tool error.
+   */
+  static CompletableFuture<CallToolResult> fetchChannelMedia(ChannelMediaClient media, Map<String, Object> arguments) {
+    Args args = Args.of(FETCH_MEDIA, arguments, Set.of("mediaRef", "session_id", "channel"));
+    String ref = args.requireNonBlank("mediaRef").strip();
+    if (ref.startsWith("ref:")) {
+      ref = ref.substring(4); // copied with its placeholder prefix
+    }
+    if (!ref.matches("[A-Za-z0-9._-]{1,128}")) {
+      throw ToolError.invalidArguments(FETCH_MEDIA + ": mediaRef must be the id after ref: in a placeholder"
+          + " (1 to 128 of A-Z a-z 0-9 . _ -)");
+    }
+    Optional<String> sessionId = args.optString("session_id").filter(s -> !s.isEmpty());
+    String channel = args.optString("channel").filter(s -> !s.isEmpty()).orElse("telegram");
+    Optional<SessionKey> session = sessionId.map(id -> new SessionKey(channel, id));
+    String wanted = ref;
+    return media.fetch(ref, session).thenApply(answer -> {
+      if (answer instanceof MediaAnswer.Fetched f) {
+        return image(f.image(), "Image " + f.ref() + " (" + f.image().mediaType().mimeType() + ", "
+            + f.image().decodedSize() + " bytes)");
+      }
+      if (answer instanceof MediaAnswer.Saved s) {
+        return text("Saved " + s.ref() + " to " + s.path() + " (" + s.size() + " bytes, " + s.mimeType() + ") on the"
+            + " machine where the channel bridge runs. It is not shown inline because it is not an image of at most"
+            + " about 1 MB.");
+      }
+      MediaAnswer.Failed e = (MediaAnswer.Failed) answer;
+      throw ToolError.of(e.code(), e.message().isEmpty() ? "media ref:" + wanted + " cannot be fetched" : e.message());
     });
   }
 

@@ -20,7 +20,7 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send} and
  * {@code tether_read} over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
- * when {@link Builder#media media} is configured and {@code list_attachments} /
+ * when {@link Builder#media media} or {@link Builder#channelMedia channelMedia} is configured and {@code list_attachments} /
  * {@code read_attachment} / {@code view_attachment} when {@link Builder#attachments attachments}
  * is (from a local catalog, or from a host's session attachments through its client).
  *
@@ -72,6 +72,13 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.LIST_ATTACHMENTS + ".json", MediaTools.LIST_ATTACHMENTS), host::list));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.READ_ATTACHMENT + ".json", MediaTools.READ_ATTACHMENT), host::read));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.VIEW_ATTACHMENT + ".json", MediaTools.VIEW_ATTACHMENT), host::view));
+    }
+    if (b.channelMedia != null) {
+      ChannelMediaClient media = b.channelMedia;
+      specs.add(ToolSpecs.spec(ToolSpecs.definition("tools/list_media.channel.json", MediaTools.LIST_MEDIA),
+          args -> MediaTools.listChannelMedia(media, args)));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition("tools/fetch_media.channel.json", MediaTools.FETCH_MEDIA),
+          args -> MediaTools.fetchChannelMedia(media, args)));
     }
     if (b.attachments != null) {
       AttachmentCatalog catalog = b.attachments;
@@ -151,6 +158,7 @@ public final class TetherMcpServer {
     private MediaFetcher mediaFetcher;
     private AttachmentCatalog attachments;
     private dev.tether.client.AttachmentClient hostAttachments;
+    private ChannelMediaClient channelMedia;
     private boolean visionCapable = true;
     private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
         + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
@@ -173,6 +181,18 @@ public final class TetherMcpServer {
     public Builder media(MediaRegistry registry, MediaFetcher fetcher) {
       this.mediaRegistry = Objects.requireNonNull(registry, "registry");
       this.mediaFetcher = Objects.requireNonNull(fetcher, "fetcher");
+      return this;
+    }
+
+    /**
+     * Adds {@code list_media} and {@code fetch_media} over the instance's channel: the media that
+     * {@code user.message}s on {@code media}'s instance announced, fetched by asking the channel
+     * bridge that announced it ({@code media.fetch}, answered by {@code control.media}; see
+     * {@link dev.tether.media.MediaFrames}). For an agent whose registry lives with a bridge on
+     * the host, over any {@link TetherClient}. Excludes {@link #media}.
+     */
+    public Builder channelMedia(ChannelMediaClient media) {
+      this.channelMedia = Objects.requireNonNull(media, "media");
       return this;
     }
 
@@ -232,7 +252,11 @@ public final class TetherMcpServer {
       return this;
     }
 
+    /** @throws IllegalStateException when both {@link #media} and {@link #channelMedia} are set */
     public TetherMcpServer build() {
+      if (mediaRegistry != null && channelMedia != null) {
+        throw new IllegalStateException("media and channelMedia both offer list_media and fetch_media; set one");
+      }
       return new TetherMcpServer(this);
     }
   }

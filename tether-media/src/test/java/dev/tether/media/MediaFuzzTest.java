@@ -40,6 +40,39 @@ class MediaFuzzTest {
     }
   }
 
+  /** The lazy-media frames an agent or a bridge reads: a request, an answer, a message's media field. */
+  @FuzzTest(maxDuration = "30s")
+  void mediaFrameParsers(byte[] data) {
+    dev.tether.api.RawJson payload;
+    try {
+      payload = dev.tether.api.RawJson.ofUtf8(data);
+    } catch (RuntimeException notJson) { // IllegalArgumentException or TetherException (duplicate keys)
+      return; // RawJson only holds JSON values; the parsers never see anything else
+    }
+    dev.tether.api.SessionKey session = new dev.tether.api.SessionKey("telegram", "1");
+    List<MediaItem> items = MediaFrames.mediaOf(new dev.tether.api.Payload.UserMessage("", List.of(),
+        java.util.Optional.empty(), java.util.Map.of(MediaFrames.MEDIA_FIELD, payload)));
+    assertEquals(items, MediaFrames.mediaOf(new dev.tether.api.Payload.UserMessage("", List.of(),
+        java.util.Optional.empty(), java.util.Map.of(MediaFrames.MEDIA_FIELD, MediaFrames.mediaField(items)))));
+    if (!payload.isObject()) {
+      return; // a frame's payload is always an object: the envelope refuses anything else
+    }
+    try {
+      String ref = MediaFrames.parseFetchRequest(
+          dev.tether.api.Frame.builder(MediaFrames.FETCH).session(session).msgId("m").payload(payload).build());
+      assertEquals(ref, MediaFrames.parseFetchRequest(MediaFrames.fetchRequest(session, "m", ref)));
+    } catch (dev.tether.api.TetherException expected) {
+      assertEquals(dev.tether.api.ErrorCode.MALFORMED_FRAME, expected.code());
+    }
+    try {
+      MediaAnswer answer = MediaFrames.parseAnswer(dev.tether.api.Frame.builder(MediaFrames.ANSWER).session(session)
+          .msgId("m").payload(payload).build(), dev.tether.api.Limits.defaults());
+      assertEquals(answer, MediaFrames.parseAnswer(MediaFrames.answer(session, "m", answer), dev.tether.api.Limits.defaults()));
+    } catch (dev.tether.api.TetherException expected) {
+      // MALFORMED_FRAME or an image's own code: both are documented
+    }
+  }
+
   @FuzzTest(maxDuration = "30s")
   void manifestLoader(byte[] data) {
     try {

@@ -5,6 +5,9 @@ import dev.tether.client.TetherClient;
 import dev.tether.telegram.internal.BotApi;
 import dev.tether.telegram.internal.BridgeConfig;
 import dev.tether.telegram.internal.BridgeRuntime;
+import dev.tether.telegram.internal.MediaSettings;
+import dev.tether.media.MediaReference;
+import java.time.Clock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * A Telegram bot bridged to one tether instance: messages (text, photos, image documents,
  * albums) from the allowed chats become {@code user.message} frames on session channel
  * {@code telegram} (id = chat id, or {@code chat:thread} in forum topics), and the agent's answers
- * go back to the same chat or topic, images first.
+ * go back to the same chat or topic, images first. Media of {@link MediaMode#LAZY lazy} chats
+ * (groups, by default) is announced by placeholders and fetched only when the agent asks.
  *
  * <pre>{@code
  * try (TelegramBridge bridge = TelegramBridge.builder()
@@ -47,13 +51,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class TelegramBridge implements AutoCloseable {
   private final BridgeConfig config;
+  private final MediaSettings media;
   private final BotApi api;
   private final ReentrantLock lock = new ReentrantLock();
   private BridgeRuntime runtime;
   private boolean closed;
 
-  private TelegramBridge(BridgeConfig config, BotApi api) {
+  private TelegramBridge(BridgeConfig config, MediaSettings media, BotApi api) {
     this.config = config;
+    this.media = media;
     this.api = api;
   }
 
@@ -75,7 +81,7 @@ public final class TelegramBridge implements AutoCloseable {
       if (closed || runtime != null) {
         throw new IllegalStateException(closed ? "the bridge is closed" : "the bridge is already started");
       }
-      runtime = BridgeRuntime.start(config, api);
+      runtime = BridgeRuntime.start(config, media, api);
     } finally {
       lock.unlock();
     }
@@ -128,6 +134,12 @@ public final class TelegramBridge implements AutoCloseable {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private HttpClient httpClient;
     private dev.tether.client.AttachmentClient attachments;
+    private MediaMode mediaPrivate = MediaMode.EAGER;
+    private MediaMode mediaGroups = MediaMode.LAZY;
+    private Duration mediaTtl = MediaReference.DEFAULT_TTL;
+    private int maxMediaRefs = 10_000;
+    private long mediaInlineMaxBytes = 1_000_000;
+    private Clock mediaClock = Clock.systemUTC();
 
     private Builder() {}
 
@@ -261,6 +273,58 @@ public final class TelegramBridge implements AutoCloseable {
       return this;
     }
 
+    /** The media mode of every chat: {@link #mediaPrivate} and {@link #mediaGroups} at once. */
+    public Builder media(MediaMode mode) {
+      return mediaPrivate(mode).mediaGroups(mode);
+    }
+
+    /** The media mode of private chats; default {@link MediaMode#EAGER}. */
+    public Builder mediaPrivate(MediaMode mode) {
+      this.mediaPrivate = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** The media mode of groups, supergroups and channels; default {@link MediaMode#LAZY}. */
+    public Builder mediaGroups(MediaMode mode) {
+      this.mediaGroups = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    /** How long a lazy media reference stays fetchable, 1 s to 30 days; default 30 minutes. */
+    public Builder mediaTtl(Duration ttl) {
+      requireBetween("mediaTtl", ttl, Duration.ofSeconds(1), Duration.ofDays(30));
+      this.mediaTtl = ttl;
+      return this;
+    }
+
+    /** The most lazy media references kept (and saved in the state directory); default 10,000. */
+    public Builder maxMediaRefs(int max) {
+      if (max < 1 || max > 1_000_000) {
+        throw new IllegalArgumentException("maxMediaRefs must be in 1..1000000 but was " + max);
+      }
+      this.maxMediaRefs = max;
+      return this;
+    }
+
+    /**
+     * Fetched images up to this many bytes are answered inline; larger ones and other files are
+     * saved in the state directory's {@code media} folder and answered with their path. Default
+     * 1,000,000 (the lazy-media spec's 1 MB); at most the image limit.
+     */
+    public Builder mediaInlineMaxBytes(long bytes) {
+      if (bytes < 0 || bytes > limits.maxImageBytes()) {
+        throw new IllegalArgumentException("mediaInlineMaxBytes must be in 0.." + limits.maxImageBytes() + " but was " + bytes);
+      }
+      this.mediaInlineMaxBytes = bytes;
+      return this;
+    }
+
+    /** The clock lazy media references are stamped and expired by; default the system clock. */
+    public Builder mediaClock(Clock clock) {
+      this.mediaClock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
     /** @throws IllegalStateException when a required setting is missing */
     public TelegramBridge build() {
       require(client, "client");
@@ -272,7 +336,8 @@ public final class TelegramBridge implements AutoCloseable {
           : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
       BridgeConfig config = new BridgeConfig(client, instance, allowedChats, refuseOtherChats, limits, stateDir,
           pollWait, albumWindow, liveEdits, editInterval, typingInterval, retryInitial, retryMax, attachments);
-      return new TelegramBridge(config, new BotApi(apiUrl, token, http, requestTimeout));
+      MediaSettings media = new MediaSettings(mediaPrivate, mediaGroups, mediaTtl, maxMediaRefs, mediaInlineMaxBytes, mediaClock);
+      return new TelegramBridge(config, media, new BotApi(apiUrl, token, http, requestTimeout));
     }
 
     private static void require(Object value, String name) {

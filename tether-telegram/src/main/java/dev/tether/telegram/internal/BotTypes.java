@@ -32,7 +32,11 @@ public final class BotTypes {
       @JsonProperty("caption") String caption,
       @JsonProperty("photo") List<PhotoSize> photo,
       @JsonProperty("document") Document document,
-      @JsonProperty("media_group_id") String mediaGroupId) {
+      @JsonProperty("media_group_id") String mediaGroupId,
+      @JsonProperty("voice") MediaFile voice,
+      @JsonProperty("audio") MediaFile audio,
+      @JsonProperty("video") MediaFile video,
+      @JsonProperty("sticker") Sticker sticker) {
 
     /** Whether the fields the bridge reads are there and usable: a chat, and no null photo size. */
     public boolean isWellFormed() {
@@ -74,6 +78,27 @@ public final class BotTypes {
       @JsonProperty("file_name") String fileName,
       @JsonProperty("mime_type") String mimeType,
       @JsonProperty("file_size") Long fileSize) {}
+
+  /**
+   * A voice note, audio file or video: every field optional but {@code file_id}; {@code duration}
+   * in seconds.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record MediaFile(
+      @JsonProperty("file_id") String fileId,
+      @JsonProperty("file_name") String fileName,
+      @JsonProperty("mime_type") String mimeType,
+      @JsonProperty("file_size") Long fileSize,
+      @JsonProperty("duration") Integer duration) {}
+
+  /** A sticker: WebP when static, TGS when animated, WebM when a video. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Sticker(
+      @JsonProperty("file_id") String fileId,
+      @JsonProperty("file_size") Long fileSize,
+      @JsonProperty("is_animated") Boolean isAnimated,
+      @JsonProperty("is_video") Boolean isVideo,
+      @JsonProperty("emoji") String emoji) {}
 
   /** The answer to {@code getFile}: {@code file_path} is valid for at least an hour. */
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -24,13 +24,15 @@ public final class BridgeRuntime implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Thread ingress;
   private final Thread egress;
+  private final LazyMedia media;
   /** How long a stop waits for egress to finish the message it is sending before interrupting it. */
   private static final long EGRESS_GRACE_MS = 10_000;
 
   private final long joinMs;
 
   private BridgeRuntime(Stopper stopper, FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
-      Thread egress, long joinMs) {
+      Thread egress, LazyMedia media, long joinMs) {
+    this.media = media;
     this.stopper = stopper;
     this.lockChannel = lockChannel;
     this.lock = lock;
@@ -40,7 +42,7 @@ public final class BridgeRuntime implements AutoCloseable {
     this.joinMs = joinMs;
   }
 
-  public static BridgeRuntime start(BridgeConfig config, BotApi api) throws IOException {
+  public static BridgeRuntime start(BridgeConfig config, MediaSettings media, BotApi api) throws IOException {
     Path dir = config.stateDir();
     if (!Files.isDirectory(dir)) {
       try {
@@ -65,6 +67,7 @@ public final class BridgeRuntime implements AutoCloseable {
     }
     BridgeLog log = new BridgeLog(api.token());
     ScheduledExecutorService scheduler = null;
+    LazyMedia lazy = null;
     try {
       StateFile ingressState = StateFile.open(dir.resolve("ingress.json"));
       StateFile egressState = StateFile.open(dir.resolve("egress.json"));
@@ -77,16 +80,20 @@ public final class BridgeRuntime implements AutoCloseable {
         return t;
       });
       Typing typing = new Typing(api, log, scheduler, config.typingInterval());
-      Egress out = new Egress(config, api, retrier, log, egressState, typing);
-      Ingress in = new Ingress(config, api, retrier, log, ingressState);
+      lazy = LazyMedia.open(media, dir, config.limits(), api, retrier, log);
+      Egress out = new Egress(config, api, retrier, log, egressState, typing, new MediaRequests(config, lazy, log));
+      Ingress in = new Ingress(config, api, retrier, log, ingressState, lazy);
       Thread egress = new Thread(out::run, "tether-telegram-egress");
       Thread ingress = new Thread(in::run, "tether-telegram-ingress");
       egress.start();
       ingress.start();
       log.info("telegram bridge: instance " + config.instance() + ", chats " + config.allowedChats()
           + ", egress after seq " + egressState.get(Egress.CURSOR) + ", updates after " + ingressState.get(Ingress.STATE_KEY));
-      return new BridgeRuntime(stopper, channel, lock, scheduler, ingress, egress, config.pollWait().toMillis() + 10_000);
+      return new BridgeRuntime(stopper, channel, lock, scheduler, ingress, egress, lazy, config.pollWait().toMillis() + 10_000);
     } catch (IOException | RuntimeException e) {
+      if (lazy != null) {
+        lazy.close();
+      }
       if (scheduler != null) {
         scheduler.shutdownNow();
       }
@@ -114,6 +121,7 @@ public final class BridgeRuntime implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    media.close();
     try {
       lock.release();
       lockChannel.close();

@@ -9,6 +9,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.TetherJson;
 import dev.tether.images.Images;
+import dev.tether.media.MediaFrames;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.telegram.TelegramChat;
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeoutException;
  * {@link PhotoRules} keeps out of {@code sendPhoto}), then the text split into messages of at most
  * 4096 characters. Answers the agent starts on its own ({@code assistant.done} without a request,
  * {@code assistant.message}) are delivered the same way; {@code status.presence} drives the typing
- * action, {@code assistant.delta} the optional live draft, {@code error} a short notice.
+ * action, {@code assistant.delta} the optional live draft, {@code error} a short notice; the
+ * agent's {@code media.fetch} requests go to {@link MediaRequests}, which answers them on the instance.
  *
  * <p><b>Exactly once across restarts.</b> After every Telegram message sent, the state file records
  * the frame's seq and how many of its messages are out; after the last one, the cursor moves past
@@ -48,10 +50,10 @@ import java.util.concurrent.TimeoutException;
  */
 final class Egress {
   static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
-      FrameTypes.ASSISTANT_DELTA, FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
+      FrameTypes.ASSISTANT_DELTA, FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR, MediaFrames.FETCH);
   /** Without live edits the deltas are not even fetched. */
   static final Set<String> TYPES_WITHOUT_DELTAS = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
-      FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR);
+      FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR, MediaFrames.FETCH);
   static final int CAPTION_LIMIT = 1024;
   static final String CURSOR = "after_seq";
   static final String PARTIAL_SEQ = "partial_seq";
@@ -74,9 +76,12 @@ final class Egress {
   private final StateFile state;
   private final Typing typing;
   private final LiveEdits edits;
+  private final MediaRequests mediaRequests;
   private long cursor;
 
-  Egress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, Typing typing) {
+  Egress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, Typing typing,
+      MediaRequests mediaRequests) {
+    this.mediaRequests = Objects.requireNonNull(mediaRequests, "mediaRequests");
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.retrier = Objects.requireNonNull(retrier, "retrier");
@@ -157,6 +162,10 @@ final class Egress {
   }
 
   private void deliver(Frame frame) throws IOException {
+    if (MediaFrames.FETCH.equals(frame.type())) {
+      mediaRequests.handle(frame); // answered on the instance, not in the chat; never blocks
+      return;
+    }
     Optional<TelegramChat> target = frame.session().flatMap(s -> TelegramChat.parse(s.id()));
     if (target.isEmpty() || !config.allowed(target.get().chatId())) {
       log.info("skipped " + frame.type() + " seq " + frame.seq() + " for session " + frame.session().map(Object::toString).orElse("(none)")

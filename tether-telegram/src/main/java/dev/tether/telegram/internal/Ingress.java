@@ -55,12 +55,14 @@ final class Ingress {
   private final BridgeLog log;
   private final StateFile state;
   private final Set<Long> refusedChats = new HashSet<>();
+  private final LazyMedia lazy;
 
   private long confirmed;
   private long lastSeen;
   private Album album;
 
-  Ingress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state) {
+  Ingress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, LazyMedia lazy) {
+    this.lazy = Objects.requireNonNull(lazy, "lazy");
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.retrier = Objects.requireNonNull(retrier, "retrier");
@@ -107,7 +109,8 @@ final class Ingress {
       if (album != null && !album.accepts(m)) {
         flushAlbum();
       }
-      if (m != null && m.mediaGroupId() != null && ImageFetcher.hasFile(m) && config.allowed(m.chat().id())) {
+      if (m != null && m.mediaGroupId() != null && config.allowed(m.chat().id())
+          && (lazy.isLazy(m) ? LazyMedia.hasMedia(m) : ImageFetcher.hasFile(m))) {
         if (album == null) {
           album = new Album(m.mediaGroupId(), m.chat().id());
         }
@@ -151,6 +154,10 @@ final class Ingress {
       return;
     }
     TelegramChat chat = chatOf(m);
+    if (lazy.isLazy(m) && LazyMedia.hasMedia(m)) {
+      forwardAnnounced(chat, List.of(m)); // nothing downloaded: the agent fetches what it needs
+      return;
+    }
     if (!m.hasContent()) {
       log.info("skipped update " + u.updateId() + " from " + chat + ": a message without text, photo or document");
       return;
@@ -170,7 +177,17 @@ final class Ingress {
         images.add(fetched.image());
       }
     }
-    forward(chat, m, textOf(m), images);
+    forward(chat, m, lazy.isLazy(m) ? LazyMedia.safeText(textOf(m)) : textOf(m), images, Map.of());
+  }
+
+  /** A lazy chat's message or album: placeholders and references, no download. */
+  private void forwardAnnounced(TelegramChat chat, List<BotTypes.Message> messages) throws IOException {
+    LazyMedia.Announced announced = lazy.announce(chat, messages);
+    if (announced.text().isEmpty()) {
+      log.info("skipped a message from " + chat + ": its media came without a file id and it has no text");
+      return;
+    }
+    forward(chat, messages.get(0), announced.text(), List.of(), announced.extra());
   }
 
   /** A document that is not an image: stored as a session attachment, then named in the forwarded message. */
@@ -202,6 +219,11 @@ final class Ingress {
     Album a = album;
     album = null;
     TelegramChat chat = chatOf(a.items.get(0));
+    if (lazy.isLazy(a.items.get(0))) {
+      forwardAnnounced(chat, a.items);
+      confirm(a.lastUpdateId);
+      return;
+    }
     int max = config.limits().maxImagesPerMessage();
     List<Image> images = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -235,7 +257,7 @@ final class Ingress {
       notices.send(chat, problem);
     }
     if (!images.isEmpty() || !caption.isEmpty()) {
-      forward(chat, a.items.get(0), caption, images);
+      forward(chat, a.items.get(0), caption, images, Map.of());
     }
     confirm(a.lastUpdateId);
   }

@@ -342,7 +342,25 @@ public final class RecordingBotApi implements AutoCloseable {
     }
   }
 
-  private void download(HttpExchange ex, String filePath) throws IOException {
+  /**
+   * Holds every file download (after recording it) until {@link #releaseDownloads}, so a test can
+   * see what a bridge asks for while a download is in flight.
+   */
+  public void holdDownloads() {
+    downloadGate = new java.util.concurrent.CountDownLatch(1);
+  }
+
+  public void releaseDownloads() {
+    java.util.concurrent.CountDownLatch gate = downloadGate;
+    downloadGate = null;
+    if (gate != null) {
+      gate.countDown();
+    }
+  }
+
+  private volatile java.util.concurrent.CountDownLatch downloadGate;
+
+  private void download(HttpExchange ex, String filePath) throws IOException, InterruptedException {
     StoredFile file;
     lock.lock();
     try {
@@ -351,6 +369,10 @@ public final class RecordingBotApi implements AutoCloseable {
       changed.signalAll();
     } finally {
       lock.unlock();
+    }
+    java.util.concurrent.CountDownLatch gate = downloadGate;
+    if (gate != null) {
+      gate.await(60, java.util.concurrent.TimeUnit.SECONDS);
     }
     if (file == null) {
       error(ex, 404, "Not Found", 0);
