@@ -86,6 +86,10 @@ final class CovenCommand implements Callable<Integer> {
   @Option(names = "--workspace", paramLabel = "TAG", description = "A workspace tag for the gateway (repeatable).")
   List<String> workspaces = List.of();
 
+  /** {@code --metrics}: requests, terminal events and reconnects; /ready while registered with the gateway. */
+  @picocli.CommandLine.Mixin
+  MetricsOptions ops = new MetricsOptions();
+
   @Override
   public Integer call() throws Exception {
     HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
@@ -110,6 +114,13 @@ final class CovenCommand implements Callable<Integer> {
           .workspaces(workspaces)
           .tether(client, instance)
           .listener(new Log());
+      dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
+      dev.tether.micrometer.CovenMeters covenMeters = meters == null ? null : meters.covenListener(new Log());
+      MetricsEndpoint metricsEndpoint = null;
+      if (covenMeters != null) {
+        builder.listener(covenMeters);
+        metricsEndpoint = ops.start("tether coven", false, null, covenMeters::readiness);
+      }
       if (transport.plaintext) {
         builder.plaintext();
       } else if (transport.caFile != null) {
@@ -133,6 +144,9 @@ final class CovenCommand implements Callable<Integer> {
         end = agent.start().get();
       } finally {
         exited.countDown();
+        if (metricsEndpoint != null) {
+          metricsEndpoint.close();
+        }
       }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);

@@ -60,6 +60,10 @@ final class TelegramCommand implements Callable<Integer> {
           + " Default: ~/.tether/telegram/<instance>.")
   Path stateDir;
 
+  /** {@code --metrics}: updates, messages sent, 429 waits; /ready while the last getUpdates succeeded. */
+  @picocli.CommandLine.Mixin
+  MetricsOptions ops = new MetricsOptions();
+
   @Override
   public Integer call() throws Exception {
     BotToken token;
@@ -73,8 +77,11 @@ final class TelegramCommand implements Callable<Integer> {
     Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
     HttpTetherClient client = Connections.connect(address, hostTokenFile, false);
     TelegramBridge bridge;
+    dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
+    dev.tether.micrometer.TelegramMeters telegramMeters = meters == null ? null : meters.telegramListener();
     try {
       bridge = TelegramBridge.builder()
+          .listener(telegramMeters == null ? dev.tether.telegram.TelegramListener.NONE : telegramMeters)
           .client(client)
           .instance(instance)
           .token(token)
@@ -90,8 +97,13 @@ final class TelegramCommand implements Callable<Integer> {
       System.err.println("tether telegram: " + token.redact(e.getMessage()));
       return 1;
     }
+    MetricsEndpoint metricsEndpoint = telegramMeters == null ? null
+        : ops.start("tether telegram", false, null, telegramMeters::readiness);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (metricsEndpoint != null) {
+        metricsEndpoint.close();
+      }
       bridge.close();
       client.close();
       System.err.println("tether telegram: stopped");
