@@ -43,8 +43,11 @@ public final class StoreMeters implements StoreListener {
         .tag("store", store).serviceLevelObjectives(Buckets.LATENCY).register(registry);
   }
 
-  /** The meters of one instance tag value. */
-  private final class PerInstance {
+  /**
+   * The meters of one instance tag value: what {@link #forInstance} hands a store, so its events
+   * cost no lookup. The instance argument of its methods is ignored (it is the one it was made for).
+   */
+  private final class PerInstance implements StoreListener {
     final Counter[] appended = new Counter[FrameTypeTags.OTHER_INDEX + 1];
     final Counter[] appendedBytes = new Counter[FrameTypeTags.OTHER_INDEX + 1];
     final Counter evicted;
@@ -69,6 +72,39 @@ public final class StoreMeters implements StoreListener {
       wake = Timer.builder("tether.wake.latency").description("From a stored frame to the completion of the wait it woke")
           .tags("store", store, "instance", tag).serviceLevelObjectives(Buckets.LATENCY).register(registry);
     }
+
+    @Override
+    public void appended(String instance, String type, long payloadBytes) {
+      int t = FrameTypeTags.index(type);
+      appended[t].increment();
+      appendedBytes[t].increment(payloadBytes);
+    }
+
+    @Override
+    public void evicted(String instance, int frames, long payloadBytes) {
+      evicted.increment(frames);
+      evictedBytes.increment(payloadBytes);
+    }
+
+    @Override
+    public void gapServed(String instance) {
+      gaps.increment();
+    }
+
+    @Override
+    public void woke(String instance, long nanos) {
+      wake.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void committed(String storeName, int frames, long nanos) {
+      StoreMeters.this.committed(storeName, frames, nanos);
+    }
+  }
+
+  @Override
+  public StoreListener forInstance(String instance) {
+    return of(instance);
   }
 
   private PerInstance of(String instance) {
@@ -88,27 +124,22 @@ public final class StoreMeters implements StoreListener {
 
   @Override
   public void appended(String instance, String type, long payloadBytes) {
-    PerInstance p = of(instance);
-    int t = FrameTypeTags.index(type);
-    p.appended[t].increment();
-    p.appendedBytes[t].increment(payloadBytes);
+    of(instance).appended(instance, type, payloadBytes);
   }
 
   @Override
   public void evicted(String instance, int frames, long payloadBytes) {
-    PerInstance p = of(instance);
-    p.evicted.increment(frames);
-    p.evictedBytes.increment(payloadBytes);
+    of(instance).evicted(instance, frames, payloadBytes);
   }
 
   @Override
   public void gapServed(String instance) {
-    of(instance).gaps.increment();
+    of(instance).gapServed(instance);
   }
 
   @Override
   public void woke(String instance, long nanos) {
-    of(instance).wake.record(nanos, TimeUnit.NANOSECONDS);
+    of(instance).woke(instance, nanos);
   }
 
   @Override

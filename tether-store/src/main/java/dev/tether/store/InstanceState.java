@@ -61,8 +61,8 @@ final class InstanceState {
   InstanceState(String name, Retention retention, Timeouts timer, long seqFloor,
       java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle,
       StoreListener listener) {
-    this.listener = listener;
     this.listening = listener != StoreListener.NONE;
+    this.listener = listening ? listener.forInstance(name) : listener;
     this.name = name;
     this.ring = new FrameRing(retention);
     this.timer = timer;

@@ -24,6 +24,15 @@ public interface StoreListener {
     }
   };
 
+  /**
+   * The listener for the events of one instance, asked once when the store creates its state (so
+   * a binder can resolve its per-instance meters once, not on every event). The default is this
+   * listener itself. Never asked of {@link #NONE}.
+   */
+  default StoreListener forInstance(String instance) {
+    return this;
+  }
+
   /** A frame of {@code type} with {@code payloadBytes} of payload was stored for {@code instance}. */
   default void appended(String instance, String type, long payloadBytes) {}
 
