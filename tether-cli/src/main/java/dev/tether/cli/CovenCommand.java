@@ -90,8 +90,12 @@ final class CovenCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("coven");
     HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
     CovenCredentials credentials;
     String agentId;

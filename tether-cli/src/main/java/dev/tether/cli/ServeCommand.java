@@ -147,8 +147,12 @@ final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("serve");
     if (nats != null && dataDir != null) {
       System.err.println("tether serve: use either --nats or --data-dir, not both");
       return 2;

@@ -64,8 +64,12 @@ final class TelegramCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("telegram");
     BotToken token;
     try {
       token = BotToken.fromFile(tokenFile);

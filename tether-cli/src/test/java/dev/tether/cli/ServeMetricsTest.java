@@ -104,8 +104,20 @@ class ServeMetricsTest {
       assertTrue(refused.awaitStderr("non-loopback", 60_000).find());
     }
     try (ChildJvm serve = ChildJvm.start(dir, "serve2", Map.of(), "serve", "--socket", sock.toString(),
-        "--metrics", "127.0.0.1:0", "--workspaces", dir.resolve("ws").toString())) {
+        "--metrics", "127.0.0.1:0", "--workspaces", dir.resolve("ws").toString(), "--log-format", "json")) {
       int port = Integer.parseInt(serve.awaitStderr("metrics: http://127\\.0\\.0\\.1:(\\d+)/metrics", 60_000).group(1));
+      serve.awaitStderr("listening on", 60_000);
+      // --log-format json: every stderr line is one JSON object.
+      com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+      java.util.List<String> lines = serve.stderrText().lines().toList();
+      assertTrue(lines.size() >= 3, lines.toString());
+      for (String line : lines) {
+        JsonNode o = json.readTree(line);
+        assertEquals("tether.serve", o.get("logger").asText(), line);
+        assertEquals("INFO", o.get("level").asText(), line);
+        assertTrue(o.get("ts").asText().endsWith("Z"), line);
+      }
+      assertTrue(lines.stream().anyMatch(l -> l.contains("\"msg\":\"tether serve: listening on unix:")), lines.toString());
       assertEquals(200, Ops.get(port, "/ready").statusCode());
       assertEquals("ready\n", Ops.get(port, "/ready").body());
       assertEquals(200, Ops.get(port, "/health").statusCode());
