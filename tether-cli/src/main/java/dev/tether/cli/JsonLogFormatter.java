@@ -15,8 +15,9 @@ import java.util.logging.LogRecord;
  * {@code instance}, {@code session}, {@code msg_id} and {@code code} where the line has them, and
  * {@code error} (the exception's class and message) when one was logged. Where the fields come
  * from: a {@link java.util.Map} among the record's parameters (the convention for structured
- * fields through {@code System.Logger}: {@code LOG.log(level, "msg", Map.of("instance", id))}), and
- * {@code code} from a logged {@code TetherException}. Thread-safe (stateless).
+ * fields through {@code System.Logger}: {@code LOG.log(level, "msg", Map.of("instance", id))}); the
+ * libraries' existing lines of the form {@code "instance {0}: ..."} (the instance as the first
+ * parameter); and {@code code} from a logged {@code TetherException}. Thread-safe (stateless).
  */
 final class JsonLogFormatter extends Formatter {
   private static final JsonFactory JSON = new JsonFactory();
@@ -32,6 +33,10 @@ final class JsonLogFormatter extends Formatter {
           fields = m;
         }
       }
+    }
+    if (fields == null && record.getMessage() != null && record.getMessage().startsWith("instance {0}")
+        && record.getParameters() != null && record.getParameters().length > 0 && record.getParameters()[0] != null) {
+      fields = Map.of("instance", String.valueOf(record.getParameters()[0]));
     }
     String code = null;
     for (Throwable t = record.getThrown(); t != null && code == null; t = t.getCause()) {

@@ -39,6 +39,19 @@ class JsonLogFormatterTest {
   }
 
   @Test
+  void librariesInstanceLines_carryTheInstanceField() throws Exception {
+    LogRecord r = new LogRecord(Level.WARNING, "instance {0}: skipping stream message {1}: {2}");
+    r.setLoggerName("dev.tether.store.jetstream.internal.InstanceMirror");
+    r.setParameters(new Object[] {"vm7", 12L, "bad"});
+    JsonNode o = JSON.readTree(new JsonLogFormatter().format(r));
+    assertEquals("vm7", o.get("instance").asText());
+    assertEquals("instance vm7: skipping stream message 12: bad", o.get("msg").asText());
+    LogRecord plain = new LogRecord(Level.INFO, "no instance here {0}");
+    plain.setParameters(new Object[] {"x"});
+    assertEquals(null, JSON.readTree(new JsonLogFormatter().format(plain)).get("instance"));
+  }
+
+  @Test
   void stderrLines_becomeOneObjectEach_evenWithQuotesAndControlCharacters() throws Exception {
     ByteArrayOutputStream sink = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(new LogOptions.JsonLines(new PrintStream(sink, true, StandardCharsets.UTF_8), "tether.serve"),
