@@ -86,8 +86,16 @@ final class CovenCommand implements Callable<Integer> {
   @Option(names = "--workspace", paramLabel = "TAG", description = "A workspace tag for the gateway (repeatable).")
   List<String> workspaces = List.of();
 
+  /** {@code --metrics}: requests, terminal events and reconnects; /ready while registered with the gateway. */
+  @picocli.CommandLine.Mixin
+  MetricsOptions ops = new MetricsOptions();
+
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("coven");
     HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
     CovenCredentials credentials;
     String agentId;
@@ -111,6 +119,13 @@ final class CovenCommand implements Callable<Integer> {
           .tether(client, instance)
           .attachments(client) // attachments that are not images become session attachments
           .listener(new Log());
+      dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
+      dev.tether.micrometer.CovenMeters covenMeters = meters == null ? null : meters.covenListener(new Log());
+      MetricsEndpoint metricsEndpoint = null;
+      if (covenMeters != null) {
+        builder.listener(covenMeters);
+        metricsEndpoint = ops.start("tether coven", false, null, covenMeters::readiness);
+      }
       if (transport.plaintext) {
         builder.plaintext();
       } else if (transport.caFile != null) {
@@ -134,6 +149,9 @@ final class CovenCommand implements Callable<Integer> {
         end = agent.start().get();
       } finally {
         exited.countDown();
+        if (metricsEndpoint != null) {
+          metricsEndpoint.close();
+        }
       }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);

@@ -144,8 +144,15 @@ final class ServeCommand implements Callable<Integer> {
       description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: 3 when the servers form a cluster of 3 or more, else 1.")
   Integer natsReplicas;
 
+  @picocli.CommandLine.Mixin
+  MetricsOptions ops = new MetricsOptions();
+
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("serve");
     if (nats != null && dataDir != null) {
       System.err.println("tether serve: use either --nats or --data-dir, not both");
       return 2;
@@ -158,7 +165,12 @@ final class ServeCommand implements Callable<Integer> {
     MemoryBudget budget = memoryBudget(heap);
     AgentCommand.requireImagesMode(images);
     TetherServer.Builder builder = serverBuilder(budget);
-    TetherStore store = openStore(budget);
+    dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.copyOf(instanceNames()));
+    dev.tether.micrometer.ServerMeters http = meters == null ? null : meters.serverListener();
+    if (http != null) {
+      builder.listener(http);
+    }
+    TetherStore store = openStore(budget, meters);
     long agentStart = store.lastSeq("default");
     TetherServer server;
     JetStreamShared shared = null;
@@ -180,9 +192,29 @@ final class ServeCommand implements Callable<Integer> {
       return 1;
     }
     JetStreamShared sharedToClose = shared;
+    MetricsEndpoint metricsEndpoint = null;
+    if (http != null) {
+      http.bind(server);
+      try {
+        metricsEndpoint = ops.start("tether serve", allowNonLoopback,
+            listen == null ? null : TokenFile.loadOrCreate(tokenFile == null ? TokenFile.defaultFile() : tokenFile), server::readiness);
+      } catch (IOException | RuntimeException e) {
+        server.close();
+        closeQuietly(shared);
+        if (e instanceof UsageException u) {
+          throw u;
+        }
+        System.err.println("tether serve: --metrics: " + e.getMessage());
+        return 1;
+      }
+    }
+    MetricsEndpoint metricsToClose = metricsEndpoint;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.err.println("tether serve: shutting down");
+      if (metricsToClose != null) {
+        metricsToClose.close();
+      }
       server.close();
       closeQuietly(sharedToClose);
       System.err.println("tether serve: stopped (requests finished, store closed)");
@@ -253,11 +285,7 @@ final class ServeCommand implements Callable<Integer> {
       }
       b.registryFile(dataDir.resolve("instances.json"));
     }
-    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
-    if (withAgent && !names.contains("default")) {
-      names.add("default");
-    }
-    for (String name : names) {
+    for (String name : instanceNames()) {
       try {
         b.instance(name);
       } catch (IllegalArgumentException e) {
@@ -265,6 +293,15 @@ final class ServeCommand implements Callable<Integer> {
       }
     }
     return b;
+  }
+
+  /** The instances registered at start: --instance, else 'default'; plus 'default' for the demo agent. */
+  private java.util.List<String> instanceNames() {
+    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
+    if (withAgent && !names.contains("default")) {
+      names.add("default");
+    }
+    return names;
   }
 
   /**
@@ -341,13 +378,15 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private TetherStore openStore(MemoryBudget budget) throws IOException {
+  private TetherStore openStore(MemoryBudget budget, dev.tether.micrometer.TetherMeters meters) throws IOException {
+    java.util.function.Function<String, dev.tether.store.StoreListener> listener = kind -> meters == null
+        ? dev.tether.store.StoreListener.NONE : meters.storeListener(kind);
     Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes())
         .deltasInRing(keepDeltas).build();
     if (nats != null) {
       // The ring caps bound each instance's stream too (--ring-max-frames, --ring-max-bytes).
       JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).retention(retention)
-          .maxViews(budget.maxInstances());
+          .maxViews(budget.maxInstances()).listener(listener.apply("jetstream"));
       if (natsReplicas != null) {
         b.replicas(natsReplicas);
       }
@@ -364,12 +403,12 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (dataDir == null) {
       return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
-          .maxInstances(budget.maxInstances()).build();
+          .maxInstances(budget.maxInstances()).listener(listener.apply("memory")).build();
     }
     if (!Files.isDirectory(dataDir)) {
       Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
     return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())
-        .maxInstances(budget.maxInstances()).open();
+        .maxInstances(budget.maxInstances()).listener(listener.apply("sqlite")).open();
   }
 }

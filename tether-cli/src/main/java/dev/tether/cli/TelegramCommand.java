@@ -83,8 +83,16 @@ final class TelegramCommand implements Callable<Integer> {
       description = "The most lazy media refs kept (in the state directory, so a restart keeps them). Default: ${DEFAULT-VALUE}.")
   int mediaMaxRefs = 10_000;
 
+  /** {@code --metrics}: updates, messages sent, 429 waits; /ready while the last getUpdates succeeded. */
+  @picocli.CommandLine.Mixin
+  MetricsOptions ops = new MetricsOptions();
+
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("telegram");
     MediaMode privateChats;
     MediaMode groups;
     Duration ttl;
@@ -107,8 +115,11 @@ final class TelegramCommand implements Callable<Integer> {
     Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
     HttpTetherClient client = Connections.connect(address, hostTokenFile, false);
     TelegramBridge bridge;
+    dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
+    dev.tether.micrometer.TelegramMeters telegramMeters = meters == null ? null : meters.telegramListener();
     try {
       bridge = TelegramBridge.builder()
+          .listener(telegramMeters == null ? dev.tether.telegram.TelegramListener.NONE : telegramMeters)
           .client(client)
           .attachments(client) // documents that are not images become session attachments
           .instance(instance)
@@ -129,8 +140,13 @@ final class TelegramCommand implements Callable<Integer> {
       System.err.println("tether telegram: " + token.redact(e.getMessage()));
       return 1;
     }
+    MetricsEndpoint metricsEndpoint = telegramMeters == null ? null
+        : ops.start("tether telegram", false, null, telegramMeters::readiness);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (metricsEndpoint != null) {
+        metricsEndpoint.close();
+      }
       bridge.close();
       client.close();
       System.err.println("tether telegram: stopped");

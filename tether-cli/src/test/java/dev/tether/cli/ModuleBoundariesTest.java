@@ -45,6 +45,7 @@ class ModuleBoundariesTest {
         requires dev.tether.server;
         requires dev.tether.client.http;
         requires dev.tether.mcp;
+        requires dev.tether.micrometer;
       }
       """;
 
@@ -69,13 +70,16 @@ class ModuleBoundariesTest {
         import dev.tether.client.HostAddress;
         import dev.tether.client.http.HttpTetherClient;
         import dev.tether.mcp.TetherMcpServer;
+        import dev.tether.micrometer.TetherMeters;
         public class Use {
+          // tether-micrometer requires Micrometer transitively: a MeterRegistry is usable without requiring it.
+          io.micrometer.core.instrument.MeterRegistry registry;
           // tether-mcp requires the MCP SDK transitively: its types are usable without requiring it.
           io.modelcontextprotocol.server.McpAsyncServer server;
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
               MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
               TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
-              HostAddress.class, HttpTetherClient.class, TetherMcpServer.class};
+              HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class};
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -129,7 +133,8 @@ class ModuleBoundariesTest {
   /** Jars of the named and automatic modules the tether modules require, by file name prefix. */
   private static final List<String> THIRD_PARTY_MODULES = List.of("jackson-core", "jackson-databind",
       "jackson-annotations", "caffeine", "sqlite-jdbc", "grpc-", "protobuf-java", "bcprov", "guava",
-      "failureaccess", "jnats", "jetty-", "slf4j-api", "mcp-core", "mcp-json-jackson2", "reactor-core", "reactive-streams");
+      "failureaccess", "jnats", "jetty-", "slf4j-api", "mcp-core", "mcp-json-jackson2", "reactor-core", "reactive-streams", "micrometer-core",
+      "micrometer-commons", "micrometer-observation");
 
   /** The tether library modules of this build and the named modules they require. */
   private static String modulePath() {
@@ -140,7 +145,7 @@ class ModuleBoundariesTest {
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
         dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,
         dev.tether.server.TetherServer.class, dev.tether.client.http.HttpTetherClient.class,
-        dev.tether.mcp.TetherMcpServer.class)) {
+        dev.tether.mcp.TetherMcpServer.class, dev.tether.micrometer.TetherMeters.class)) {
       entries.add(location(inModule));
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

@@ -67,7 +67,11 @@ public final class MediaRegistry {
         .ticker(ticker)
         .executor(Runnable::run)
         .build();
-    this.refs = Caffeine.newBuilder()
+    Caffeine<Object, Object> refsBuilder = Caffeine.newBuilder();
+    if (b.recordStats) {
+      refsBuilder.recordStats();
+    }
+    this.refs = refsBuilder
         .maximumSize(b.maximumSize)
         .expireAfter(new RefExpiry())
         .ticker(ticker)
@@ -78,6 +82,12 @@ public final class MediaRegistry {
           }
         })
         .build();
+  }
+
+  /** The reference cache's statistics now (counts stay 0 unless the builder asked to record them). */
+  public MediaCacheStats stats() {
+    com.github.benmanes.caffeine.cache.stats.CacheStats s = refs.stats();
+    return new MediaCacheStats(s.hitCount(), s.missCount(), s.evictionCount(), refs.estimatedSize());
   }
 
   /** A registry with the defaults: 10,000 references, the system clock, 64 MiB files. */
@@ -271,8 +281,18 @@ public final class MediaRegistry {
     private Clock clock = Clock.systemUTC();
     private long maxFileBytes = 64L << 20;
     private Set<PosixFilePermission> filePermissions;
+    private boolean recordStats;
 
     private Builder() {}
+
+    /**
+     * Keeps Caffeine's hit, miss and eviction counts for {@link MediaRegistry#stats()} (a few
+     * counter increments per lookup). Default false: nothing is counted.
+     */
+    public Builder recordStats(boolean recordStats) {
+      this.recordStats = recordStats;
+      return this;
+    }
 
     /**
      * The most references kept; beyond it Caffeine's size policy (recency and frequency) evicts

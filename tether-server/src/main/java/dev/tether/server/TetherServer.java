@@ -111,6 +111,20 @@ public final class TetherServer implements AutoCloseable {
     return bounds.describe();
   }
 
+  /** What the server holds now: waits, streams and the memory budgets in use (see {@link ServerStats}). */
+  public ServerStats stats() {
+    return daemon.stats();
+  }
+
+  /**
+   * Whether the server can serve: not shutting down and its store ready
+   * ({@link TetherStore#readiness()}); what {@code GET /v1/ready} answers (200, or 503 with the
+   * reason). May make one request to the store's server: call it from a probe.
+   */
+  public dev.tether.store.Readiness readiness() {
+    return daemon.readiness();
+  }
+
   /** Blocks until the server has stopped (after {@link #close()}). */
   public void awaitStop() throws InterruptedException {
     daemon.join();
@@ -148,8 +162,18 @@ public final class TetherServer implements AutoCloseable {
     private int maxThreads = 32;
     private HostAddress.Tcp consoleAddress;
     private String consoleToken;
+    private ServerListener listener = ServerListener.NONE;
 
     private Builder() {}
+
+    /**
+     * Told of every answered request (route template, method, status, latency) and every refused
+     * frame (its error code). Default {@link ServerListener#NONE}: no timing at all.
+     */
+    public Builder listener(ServerListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /** Where the API listens. Default: {@link HostAddress#defaultSocket()}. TCP port 0 takes any free port. */
     public Builder listen(HostAddress address) {
@@ -365,7 +389,7 @@ public final class TetherServer implements AutoCloseable {
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
       Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, roots,
-          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs));
+          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener));
       return new TetherServer(daemon, consoleBearer, bounds);
     }
 

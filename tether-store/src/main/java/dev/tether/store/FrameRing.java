@@ -43,6 +43,8 @@ final class FrameRing {
   private long firstOrd;
   private long nextOrd;
   private long bytes;
+  private long evictedFrames;
+  private long evictedBytes;
   private long lastSeq;
   private long maxEvictedSeq;
   private final Map<SessionKey, Session> sessions = new HashMap<>();
@@ -174,9 +176,21 @@ final class FrameRing {
     }
   }
 
+  /** Frames evicted so far (all causes); with {@link #evictedBytes()}, what a listener is told. */
+  long evictedFrames() {
+    return evictedFrames;
+  }
+
+  /** Payload bytes evicted so far. */
+  long evictedBytes() {
+    return evictedBytes;
+  }
+
   private void evictOldest() {
     int slot = (int) (firstOrd & (frames.length - 1));
     Frame f = frames[slot];
+    evictedFrames++;
+    evictedBytes += f.payload().size();
     Session s = owners[slot];
     s.ords.removeFirst();
     s.maxEvictedSeq = seqs[slot];

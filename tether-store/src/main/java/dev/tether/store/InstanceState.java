@@ -39,6 +39,9 @@ final class InstanceState {
   private final java.util.concurrent.Executor executor;
   private final StoreBudget budget;
   private final java.util.function.Consumer<InstanceState> onIdle;
+  private final StoreListener listener;
+  /** False for {@link StoreListener#NONE}: then no clock is read and no eviction delta taken. */
+  private final boolean listening;
   private final Map<SessionKey, Waiter.WaiterList> bySession = new HashMap<>();
   private final Waiter.WaiterList unkeyed = new Waiter.WaiterList(null);
   private int waiters;
@@ -46,16 +49,20 @@ final class InstanceState {
   private boolean removed;
 
   InstanceState(String name, Retention retention, Timeouts timer, long seqFloor) {
-    this(name, retention, timer, seqFloor, Runnable::run, StoreBudget.NONE, i -> { });
+    this(name, retention, timer, seqFloor, Runnable::run, StoreBudget.NONE, i -> { }, StoreListener.NONE);
   }
 
   /**
    * @param executor completes caller-visible futures
    * @param budget the store-wide byte account this ring's bytes count against
    * @param onIdle told (outside the lock) when the instance holds no frame, waiter or subscriber
+   * @param listener told (outside the lock) what this instance counts
    */
   InstanceState(String name, Retention retention, Timeouts timer, long seqFloor,
-      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle) {
+      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle,
+      StoreListener listener) {
+    this.listening = listener != StoreListener.NONE;
+    this.listener = listening ? listener.forInstance(name) : listener;
     this.name = name;
     this.ring = new FrameRing(retention);
     this.timer = timer;
@@ -88,6 +95,7 @@ final class InstanceState {
    * one. Returns the bytes freed, or -1 when nothing could be evicted.
    */
   long evictForBudget() {
+    long freed;
     lock.lock();
     try {
       if (removed || ring.size() <= 1) {
@@ -95,23 +103,37 @@ final class InstanceState {
       }
       long before = ring.bytes();
       ring.evictOldestOne();
-      long freed = before - ring.bytes();
+      freed = before - ring.bytes();
       budget.add(-freed);
-      return freed;
     } finally {
       lock.unlock();
     }
+    if (listening) {
+      listener.evicted(name, 1, freed);
+    }
+    return freed;
   }
 
   /** Evicts retained frames up to {@code seq} (a durable store's budget evictions). */
   void evictThrough(long seq) {
+    long frames0;
+    long bytes0;
+    long frames;
+    long bytes;
     lock.lock();
     try {
+      frames0 = ring.evictedFrames();
+      bytes0 = ring.evictedBytes();
       long before = ring.bytes();
       ring.evictThrough(seq);
       budget.add(ring.bytes() - before);
+      frames = ring.evictedFrames() - frames0;
+      bytes = ring.evictedBytes() - bytes0;
     } finally {
       lock.unlock();
+    }
+    if (listening && frames > 0) {
+      listener.evicted(name, (int) frames, bytes);
     }
   }
 
@@ -129,16 +151,29 @@ final class InstanceState {
     List<Runnable> after;
     long seq;
     boolean idle;
+    long evictedFrames = 0;
+    long evictedBytes = 0;
     lock.lock();
     try {
       if (removed) {
         return -1;
       }
       seq = ring.lastSeq() + 1;
+      if (listening) {
+        evictedFrames = ring.evictedFrames();
+        evictedBytes = ring.evictedBytes();
+      }
       after = publishLocked(frame.withSeq(seq), null, reserved);
+      if (listening) {
+        evictedFrames = ring.evictedFrames() - evictedFrames;
+        evictedBytes = ring.evictedBytes() - evictedBytes;
+      }
       idle = idleLocked();
     } finally {
       lock.unlock();
+    }
+    if (listening) {
+      tellAppended(frame, evictedFrames, evictedBytes);
     }
     runAll(after);
     if (idle) {
@@ -153,19 +188,44 @@ final class InstanceState {
    */
   boolean publish(List<Frame> stored) {
     List<Runnable> after = null;
+    long evictedFrames = 0;
+    long evictedBytes = 0;
     lock.lock();
     try {
       if (removed) {
         return false;
       }
+      if (listening) {
+        evictedFrames = ring.evictedFrames();
+        evictedBytes = ring.evictedBytes();
+      }
       for (Frame f : stored) {
         after = publishLocked(f, after, 0);
+      }
+      if (listening) {
+        evictedFrames = ring.evictedFrames() - evictedFrames;
+        evictedBytes = ring.evictedBytes() - evictedBytes;
       }
     } finally {
       lock.unlock();
     }
+    if (listening) {
+      for (Frame f : stored) {
+        listener.appended(name, f.type(), f.payload().size());
+      }
+      if (evictedFrames > 0) {
+        listener.evicted(name, (int) evictedFrames, evictedBytes);
+      }
+    }
     runAll(after);
     return true;
+  }
+
+  private void tellAppended(Frame frame, long evictedFrames, long evictedBytes) {
+    listener.appended(name, frame.type(), frame.payload().size());
+    if (evictedFrames > 0) {
+      listener.evicted(name, (int) evictedFrames, evictedBytes);
+    }
   }
 
   /** Loads restored frames without waking anyone, then raises the seq to {@code highSeq}. */
@@ -189,18 +249,19 @@ final class InstanceState {
     ring.add(stored);
     budget.add(ring.bytes() - before - reserved); // one step: the account never counts it twice
     if (waiters > 0) {
+      long storedAt = listening ? System.nanoTime() : 0;
       SessionKey key = stored.session().orElse(null);
       if (key != null) {
         Waiter.WaiterList list = bySession.get(key);
         if (list != null) {
-          after = wake(list, stored, after);
+          after = wake(list, stored, after, storedAt);
           if (list.size == 0) {
             bySession.remove(key);
           }
         }
       }
       if (unkeyed.head != null) {
-        after = wake(unkeyed, stored, after);
+        after = wake(unkeyed, stored, after, storedAt);
       }
     }
     for (Subscription s : subscribers) {
@@ -212,7 +273,7 @@ final class InstanceState {
     return after;
   }
 
-  private List<Runnable> wake(Waiter.WaiterList list, Frame stored, List<Runnable> after) {
+  private List<Runnable> wake(Waiter.WaiterList list, Frame stored, List<Runnable> after, long storedAt) {
     for (Waiter w = list.head; w != null; ) {
       Waiter next = w.next;
       if (stored.seq() > w.query.afterSeq() && w.query.matches(stored)) {
@@ -223,17 +284,28 @@ final class InstanceState {
         after = add(after, woken.internal
             ? () -> {
               woken.cancelTimeout.run();
-              woken.future.complete(r);
+              completeWoken(woken, r, storedAt);
             }
             : () -> {
               woken.cancelTimeout.run();
               // Caller code may be attached to this future: hand it to the executor.
-              Handoff.run(executor, () -> woken.future.complete(r));
+              Handoff.run(executor, () -> completeWoken(woken, r, storedAt));
             });
       }
       w = next;
     }
     return after;
+  }
+
+  /** Completes a woken waiter; the wake latency ends where its future is completed. */
+  private void completeWoken(Waiter woken, QueryResult r, long storedAt) {
+    if (listening) {
+      long nanos = System.nanoTime() - storedAt;
+      woken.future.complete(r);
+      listener.woke(name, nanos);
+    } else {
+      woken.future.complete(r);
+    }
   }
 
   private static List<Runnable> add(List<Runnable> after, Runnable r) {
@@ -252,12 +324,17 @@ final class InstanceState {
   }
 
   QueryResult query(FrameQuery q) {
+    QueryResult r;
     lock.lock();
     try {
-      return ring.query(q);
+      r = ring.query(q);
     } finally {
       lock.unlock();
     }
+    if (r.gap() && listening) {
+      listener.gapServed(name);
+    }
+    return r;
   }
 
   long lastSeq() {
@@ -329,6 +406,9 @@ final class InstanceState {
     if (now != null) {
       if (idle) {
         onIdle.accept(this);
+      }
+      if (listening && now.join().gap()) {
+        listener.gapServed(name);
       }
       return now;
     }

@@ -30,6 +30,11 @@ final class InternalsBridge implements StoreInternals.Bridge {
   }
 
   @Override
+  public StoreListener listener(MemoryTetherStore.Builder settings) {
+    return settings.settings().listener();
+  }
+
+  @Override
   public void restore(MemoryTetherStore rings, String instance, List<Frame> frames, long highSeq, long evictedSeq,
       Map<SessionKey, Long> sessionEvicted) {
     rings.instance(instance, false).restore(frames, highSeq, evictedSeq, sessionEvicted);

@@ -100,7 +100,7 @@ public final class MemoryTetherStore implements TetherStore {
             + maxInstances + " instances; remove one before using instance " + n);
       }
       return new InstanceState(n, retention, timeouts, removedSeqs.lastSeq(n), executor, budget,
-          this::freeIfIdle);
+          this::freeIfIdle, settings.listener());
     });
   }
 
@@ -316,6 +316,12 @@ public final class MemoryTetherStore implements TetherStore {
     return i == null ? 0 : i.waiterCount();
   }
 
+  /** Ready while open. */
+  @Override
+  public Readiness readiness() {
+    return closed ? Readiness.notReady("the store is closed") : Readiness.yes();
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -385,6 +391,15 @@ public final class MemoryTetherStore implements TetherStore {
      */
     public Builder maxInstances(int maxInstances) {
       settings = settings.withMaxInstances(maxInstances);
+      return this;
+    }
+
+    /**
+     * Told what the store counts (appends, evictions, gaps served, wake latency); see
+     * {@link StoreListener} for its threads and cost. Default {@link StoreListener#NONE}.
+     */
+    public Builder listener(StoreListener listener) {
+      settings = settings.withListener(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 

@@ -45,6 +45,16 @@ public final class SequencedFrameIndex {
    */
   public static SequencedFrameIndex create(String name, Retention retention, Timer timer, long seqFloor,
       Executor executor) {
+    return create(name, retention, timer, seqFloor, executor, StoreListener.NONE);
+  }
+
+  /**
+   * As {@link #create(String, Retention, Timer, long, Executor)}, telling {@code listener} what
+   * the index counts (evictions, gaps served, wake latency; see {@link StoreListener}).
+   */
+  public static SequencedFrameIndex create(String name, Retention retention, Timer timer, long seqFloor,
+      Executor executor, StoreListener listener) {
+    Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(timer, "timer");
     Objects.requireNonNull(executor, "executor");
@@ -52,7 +62,7 @@ public final class SequencedFrameIndex {
       throw new IllegalArgumentException("seqFloor must be >= 0 but was " + seqFloor);
     }
     return new SequencedFrameIndex(new InstanceState(TetherStore.requireInstance(name), retention, timer.timer, seqFloor,
-        executor, StoreBudget.NONE, i -> { }));
+        executor, StoreBudget.NONE, i -> { }, listener));
   }
 
   /**

@@ -14,9 +14,12 @@ import java.util.concurrent.ForkJoinPool;
  * @param maxTotalBytes payload bytes retained across all instances; {@link Long#MAX_VALUE} for
  *     no budget
  * @param maxInstances instances held at once; {@link Integer#MAX_VALUE} for no cap
+ * @param listener told what the store counts; {@link StoreListener#NONE} by default
  */
-record StoreSettings(Retention retention, Executor executor, long maxTotalBytes, int maxInstances) {
+record StoreSettings(Retention retention, Executor executor, long maxTotalBytes, int maxInstances,
+    StoreListener listener) {
   StoreSettings {
+    Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(executor, "executor");
     requireMaxTotalBytes(maxTotalBytes);
@@ -24,23 +27,27 @@ record StoreSettings(Retention retention, Executor executor, long maxTotalBytes,
   }
 
   static StoreSettings defaults() {
-    return new StoreSettings(Retention.defaults(), ForkJoinPool.commonPool(), Long.MAX_VALUE, Integer.MAX_VALUE);
+    return new StoreSettings(Retention.defaults(), ForkJoinPool.commonPool(), Long.MAX_VALUE, Integer.MAX_VALUE, StoreListener.NONE);
   }
 
   StoreSettings withRetention(Retention r) {
-    return new StoreSettings(r, executor, maxTotalBytes, maxInstances);
+    return new StoreSettings(r, executor, maxTotalBytes, maxInstances, listener);
   }
 
   StoreSettings withExecutor(Executor e) {
-    return new StoreSettings(retention, e, maxTotalBytes, maxInstances);
+    return new StoreSettings(retention, e, maxTotalBytes, maxInstances, listener);
   }
 
   StoreSettings withMaxTotalBytes(long bytes) {
-    return new StoreSettings(retention, executor, bytes, maxInstances);
+    return new StoreSettings(retention, executor, bytes, maxInstances, listener);
   }
 
   StoreSettings withMaxInstances(int n) {
-    return new StoreSettings(retention, executor, maxTotalBytes, n);
+    return new StoreSettings(retention, executor, maxTotalBytes, n, listener);
+  }
+
+  StoreSettings withListener(StoreListener l) {
+    return new StoreSettings(retention, executor, maxTotalBytes, maxInstances, l);
   }
 
   boolean hasBudget() {

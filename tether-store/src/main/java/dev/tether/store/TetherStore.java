@@ -105,6 +105,16 @@ public interface TetherStore extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether the store can serve now: open, and its storage reachable (a durable journal writable, a
+   * JetStream connection up and caught up). Quick enough for a readiness probe; never throws. The
+   * default is ready unless {@link #close()} was called, which the default cannot see: stores
+   * override it.
+   */
+  default Readiness readiness() {
+    return Readiness.yes();
+  }
+
   /** Releases resources; waits end as on {@link #remove}. Idempotent. */
   @Override
   void close();

@@ -120,6 +120,7 @@ public final class TelegramBridge implements AutoCloseable {
     private String instance;
     private BotToken token;
     private URI apiUrl = BotApi.PUBLIC_API;
+    private TelegramListener listener = TelegramListener.NONE;
     private Set<Long> allowedChats;
     private boolean refuseOtherChats;
     private Path stateDir;
@@ -267,6 +268,15 @@ public final class TelegramBridge implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Told of updates received, messages sent, 429 waits and each call's outcome (see
+     * {@link TelegramListener}). Default {@link TelegramListener#NONE}.
+     */
+    public Builder listener(TelegramListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     /** The HTTP client for the Bot API (proxies, TLS settings); default a new one. */
     public Builder httpClient(HttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
@@ -337,7 +347,9 @@ public final class TelegramBridge implements AutoCloseable {
       BridgeConfig config = new BridgeConfig(client, instance, allowedChats, refuseOtherChats, limits, stateDir,
           pollWait, albumWindow, liveEdits, editInterval, typingInterval, retryInitial, retryMax, attachments);
       MediaSettings media = new MediaSettings(mediaPrivate, mediaGroups, mediaTtl, maxMediaRefs, mediaInlineMaxBytes, mediaClock);
-      return new TelegramBridge(config, media, new BotApi(apiUrl, token, http, requestTimeout));
+      BotApi api = new BotApi(apiUrl, token, http, requestTimeout);
+      api.listener(listener);
+      return new TelegramBridge(config, media, api);
     }
 
     private static void require(Object value, String name) {

@@ -71,7 +71,8 @@ public final class Daemon implements AutoCloseable {
   }
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs) {
+      Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
+      dev.tether.server.ServerListener listener) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -109,9 +110,10 @@ public final class Daemon implements AutoCloseable {
     this.registry = registry;
     this.blobs = blobs;
     this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs);
+    handler.listener(listener);
     if (console == null) {
       consoleConnector = null;
-      server.setHandler(new GracefulHandler(handler));
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(handler, listener, null)));
     } else {
       consoleConnector = new ServerConnector(server, http);
       consoleConnector.setName("console");
@@ -120,7 +122,8 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.setIdleTimeout(bounds.headerTimeout().toMillis());
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
-      server.setHandler(new GracefulHandler(new ConsoleRouter(handler, consoleConnector, routes)));
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(handler, consoleConnector, routes),
+          listener, consoleConnector)));
     }
     server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
     server.setErrorHandler(new JsonErrorHandler());
@@ -186,11 +189,13 @@ public final class Daemon implements AutoCloseable {
    * @param console the console's listener, or null
    * @param sharedRegistry the registry shared with other servers, or null
    * @param sharedBlobs the blobs shared with other servers, or null
+   * @param listener told of answered requests and refused frames
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
-      Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs) {}
+      Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
+      dev.tether.server.ServerListener listener) {}
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -207,7 +212,8 @@ public final class Daemon implements AutoCloseable {
     InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
-        OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()));
+        OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
+        settings.listener());
   }
 
   /**
@@ -251,6 +257,14 @@ public final class Daemon implements AutoCloseable {
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
       Blobs blobs)
       throws IOException {
+    return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
+        dev.tether.server.ServerListener.NONE);
+  }
+
+  private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
+      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
+      Blobs blobs, dev.tether.server.ServerListener listener)
+      throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     if (address instanceof HostAddress.Tcp && token == null) {
@@ -259,7 +273,7 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs);
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener);
     try {
       s.server.start();
     } catch (Exception e) {
@@ -299,6 +313,16 @@ public final class Daemon implements AutoCloseable {
   /** An in-process client of this daemon (see {@link LocalClient}). */
   public dev.tether.client.TetherClient localClient(boolean blobImages) {
     return new LocalClient(store, registry, validator, blobs, blobImages);
+  }
+
+  /** See {@link dev.tether.server.TetherServer#stats()}. */
+  public dev.tether.server.ServerStats stats() {
+    return handler.stats();
+  }
+
+  /** See {@link dev.tether.server.TetherServer#readiness()}. */
+  public dev.tether.store.Readiness readiness() {
+    return handler.readiness();
   }
 
   TetherHandler handler() {

@@ -47,6 +47,8 @@ import org.eclipse.jetty.util.Fields;
  *   <li>{@code GET /v1/instances/{id}/tether/stream}: NDJSON of stored frames, all channels
  *       unless filtered, from {@code after_seq} (default: only frames stored from now on).
  *   <li>{@code GET /v1/health}: {@code {"ok":true,"waits":N}}, N the long-polls and streams waiting.
+ *   <li>{@code GET /v1/ready}: 200 {@code {"ready":true}} when the store is ready, else 503
+ *       {@code UNAVAILABLE} with the reason (see {@link ReadyRoute}).
  * </ul>
  *
  * Thread-safe.
@@ -70,6 +72,8 @@ final class TetherHandler extends Handler.Abstract {
   private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
+  private volatile dev.tether.server.ServerListener listener = dev.tether.server.ServerListener.NONE;
+  private final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
     this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
@@ -101,6 +105,30 @@ final class TetherHandler extends Handler.Abstract {
       executor = getServer().getThreadPool();
     }
     super.doStart();
+  }
+
+  /** Where refused frames are told; set once, before the server starts. */
+  void listener(dev.tether.server.ServerListener listener) {
+    this.listener = listener;
+  }
+
+  /** See {@link dev.tether.server.TetherServer#stats()}. */
+  dev.tether.server.ServerStats stats() {
+    int open = streams.get();
+    return new dev.tether.server.ServerStats(Math.max(0, slots.held() - open), open, ingressBudget.reserved(),
+        ingressBudget.maxBytes(), egressBudget.reserved(), egressBudget.maxBytes());
+  }
+
+  /** Not ready while shutting down; else the store's readiness. */
+  dev.tether.store.Readiness readiness() {
+    if (shuttingDown) {
+      return dev.tether.store.Readiness.notReady("the server is shutting down");
+    }
+    try {
+      return store.readiness();
+    } catch (RuntimeException e) {
+      return dev.tether.store.Readiness.notReady("the store's readiness check failed: " + e);
+    }
   }
 
   /** Refuses new requests and answers every wait in progress at once. */
@@ -173,6 +201,9 @@ final class TetherHandler extends Handler.Abstract {
     String method = request.getMethod();
     if ("/v1/health".equals(path)) {
       return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
+    }
+    if ("/v1/ready".equals(path)) {
+      return ReadyRoute.answer(readiness(), response, callback);
     }
     String[] parts = path.split("/", -1);
     if (scope != null && !scopeAllows(scope, parts, method)) {
@@ -466,6 +497,7 @@ final class TetherHandler extends Handler.Abstract {
     String refused = Encodings.refusal(request.getHeaders());
     if (refused != null) {
       int status = refused.startsWith("Content-Encoding") ? 415 : 501;
+      listener.frameRefused(entry.id(), ErrorBody.codeFor(status));
       write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
       return;
@@ -475,6 +507,7 @@ final class TetherHandler extends Handler.Abstract {
     if (!ingressBudget.tryReserve(cost)) {
       // Reading one more large body could push the heap past its budget: refuse it before its
       // first byte is held, and discard what the client still sends.
+      listener.frameRefused(entry.id(), ErrorCode.UNAVAILABLE);
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       write(response, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE,
               "the server is reading too many large requests at once; retry shortly"),
@@ -484,6 +517,7 @@ final class TetherHandler extends Handler.Abstract {
     BodyReader.read(request, maxFrame).whenComplete((body, failure) -> {
       try {
         if (failure != null) {
+          listener.frameRefused(entry.id(), codeOf(unwrap(failure)));
           refuseBody(unwrap(failure), request, response, callback, maxFrame);
           return;
         }
@@ -500,6 +534,7 @@ final class TetherHandler extends Handler.Abstract {
         long seq = store.append(entry.id(), b.msgId(msgId).session(session).build());
         send(response, callback, 202, FrameJson.accepted(msgId, session.id(), seq));
       } catch (Throwable e) { // an Error too: the request is answered, never left hanging
+        listener.frameRefused(entry.id(), codeOf(e));
         fail(response, callback, e);
       } finally {
         ingressBudget.release(cost);
@@ -624,7 +659,11 @@ final class TetherHandler extends Handler.Abstract {
       busy(response, callback, tooManyWaits(instance));
       return;
     }
-    Callback done = releasing(callback, () -> slots.release(instance));
+    streams.incrementAndGet();
+    Callback done = releasing(callback, () -> {
+      streams.decrementAndGet();
+      slots.release(instance);
+    });
     long start;
     try {
       start = params.afterSeqGiven() ? params.query().afterSeq() : store.lastSeq(instance);
@@ -719,6 +758,20 @@ final class TetherHandler extends Handler.Abstract {
       send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL,
           "the server failed to answer this request; its log has the details"));
     }
+  }
+
+  /** The code {@link #fail} answers {@code failure} with. */
+  private static ErrorCode codeOf(Throwable failure) {
+    if (failure instanceof TetherException e) {
+      return e.code();
+    }
+    if (failure instanceof IllegalArgumentException) {
+      return ErrorCode.INVALID_ARGUMENT;
+    }
+    if (failure instanceof dev.tether.store.StoreUnavailableException || failure instanceof OutOfMemoryError) {
+      return ErrorCode.UNAVAILABLE;
+    }
+    return ErrorCode.INTERNAL;
   }
 
   private static boolean send(Response response, Callback callback, int status, byte[] body) {

@@ -169,6 +169,9 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   };
   private final Executor executor;
+  private final dev.tether.store.StoreListener listener;
+  /** The listener for local views: their frames are counted as appended where they were published. */
+  private final dev.tether.store.StoreListener viewListener;
   private final int inlineImageBytes;
   private final long maxPayload;
   private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
@@ -213,6 +216,8 @@ public final class JetStreamTetherStore implements TetherStore {
     this.idleTimeout = b.idleTimeout;
     this.maxViews = b.maxViews;
     this.executor = b.executor;
+    this.listener = b.listener;
+    this.viewListener = dev.tether.store.jetstream.internal.ViewListener.of(b.listener);
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
     this.jsm = nc.jetStreamManagement();
@@ -352,10 +357,17 @@ public final class JetStreamTetherStore implements TetherStore {
     } else {
       subject = names.subject(instance, stored.session().orElse(null));
     }
+    long publishedAt = listener == dev.tether.store.StoreListener.NONE ? 0 : System.nanoTime();
+    String type = stored.type();
+    long payloadBytes = stored.payload().size();
     return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
         .handle((seq, e) -> {
           if (e != null) {
             throw unavailable(instance, e);
+          }
+          if (publishedAt != 0) {
+            listener.committed("jetstream", 1, System.nanoTime() - publishedAt);
+            listener.appended(instance, type, payloadBytes);
           }
           Slot slot = mirrors.get(instance);
           InstanceMirror m = slot == null ? null : slot.mirror;
@@ -991,6 +1003,36 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
+  /**
+   * Ready while open, the NATS connection is {@code CONNECTED}, JetStream answers an account
+   * request within the read-barrier timeout, and every local view holds every frame this host
+   * had acknowledged (caught up). Makes one request to the server: call it from a probe.
+   */
+  @Override
+  public dev.tether.store.Readiness readiness() {
+    if (closed) {
+      return dev.tether.store.Readiness.notReady("the JetStream store is closed");
+    }
+    Connection.Status status = nc.getStatus();
+    if (status != Connection.Status.CONNECTED) {
+      return dev.tether.store.Readiness.notReady("the NATS connection is " + status + " (not connected to "
+          + nc.getOptions().getServers() + ")");
+    }
+    try {
+      barrierJsm.getAccountStatistics();
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      return dev.tether.store.Readiness.notReady("JetStream does not answer: " + e.getMessage());
+    }
+    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
+      InstanceMirror m = e.getValue().mirror;
+      if (m != null && m.index().lastSeq() < m.ackedSeq()) {
+        return dev.tether.store.Readiness.notReady("instance " + e.getKey() + ": this host's view is at seq "
+            + m.index().lastSeq() + " but it acknowledged seq " + m.ackedSeq() + " (catching up)");
+      }
+    }
+    return dev.tether.store.Readiness.yes();
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -1042,6 +1084,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
     private Duration catchUpTimeout = Duration.ofSeconds(5);
+    private dev.tether.store.StoreListener listener = dev.tether.store.StoreListener.NONE;
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
@@ -1119,6 +1162,16 @@ public final class JetStreamTetherStore implements TetherStore {
 
     public Builder retention(Retention retention) {
       this.retention = Objects.requireNonNull(retention, "retention");
+      return this;
+    }
+
+    /**
+     * Told what the store counts: appends and the time from publish to JetStream's acknowledgement
+     * ({@code committed("jetstream", 1, nanos)}) where they were published; evictions, gaps and
+     * wake latency of this host's local views. Default {@link dev.tether.store.StoreListener#NONE}.
+     */
+    public Builder listener(dev.tether.store.StoreListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
@@ -1289,7 +1342,7 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   private InstanceMirror startMirror(String instance, StreamInfo info, long epoch) throws IOException, JetStreamApiException {
-    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor);
+    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor, viewListener);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
           info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout, epoch);

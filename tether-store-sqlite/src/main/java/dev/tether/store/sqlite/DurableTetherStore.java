@@ -101,6 +101,8 @@ public final class DurableTetherStore implements TetherStore {
 
   private final MemoryTetherStore memory;
   private final SqliteJournal journal;
+  private final Path file;
+  private final dev.tether.store.StoreListener listener;
   private final Retention retention;
   private final Executor executor;
   private final long maxTotalBytes;
@@ -129,8 +131,10 @@ public final class DurableTetherStore implements TetherStore {
     }
   }
 
-  private DurableTetherStore(SqliteJournal journal, MemoryTetherStore.Builder settings) {
+  private DurableTetherStore(SqliteJournal journal, Path file, MemoryTetherStore.Builder settings) {
     this.journal = journal;
+    this.file = file.toAbsolutePath();
+    this.listener = StoreInternals.listener(settings);
     this.retention = StoreInternals.retention(settings);
     this.executor = StoreInternals.executor(settings);
     this.maxTotalBytes = StoreInternals.maxTotalBytes(settings);
@@ -467,7 +471,13 @@ public final class DurableTetherStore implements TetherStore {
     if (!wrote && touched.isEmpty()) {
       return; // only deltas under the journalled mark: nothing to commit, no fsync
     }
-    journal.commit();
+    if (listener == dev.tether.store.StoreListener.NONE) {
+      journal.commit();
+    } else {
+      long start = System.nanoTime();
+      journal.commit();
+      listener.committed("sqlite", batch.size(), System.nanoTime() - start);
+    }
     for (Map.Entry<String, long[]> e : touched.entrySet()) {
       journalledHigh.merge(e.getKey(), e.getValue()[0], Math::max);
     }
@@ -621,6 +631,28 @@ public final class DurableTetherStore implements TetherStore {
     return memory.usage(instance);
   }
 
+  /**
+   * Ready while open, no commit has failed, the journal file is still at its path and its
+   * directory takes a new file (a probe file is created and deleted, so this touches the disk:
+   * call it from a probe, not a hot path). Never throws.
+   */
+  @Override
+  public dev.tether.store.Readiness readiness() {
+    lock.lock();
+    try {
+      if (closing) {
+        return dev.tether.store.Readiness.notReady("the journal is closed");
+      }
+      if (failure != null) {
+        return dev.tether.store.Readiness.notReady("a journal commit failed (" + failure
+            + "); the store accepts no appends until it is reopened");
+      }
+    } finally {
+      lock.unlock();
+    }
+    return JournalProbe.check(file);
+  }
+
   /** Commits what is queued, stops the writer, closes the file and ends all waits. Idempotent. */
   @Override
   public void close() {
@@ -686,6 +718,15 @@ public final class DurableTetherStore implements TetherStore {
       return this;
     }
 
+    /**
+     * See {@link MemoryTetherStore.Builder#listener}; also told the latency of each journal commit
+     * ({@code committed("sqlite", frames, nanos)}, on the writer thread).
+     */
+    public Builder listener(dev.tether.store.StoreListener listener) {
+      memory.listener(listener);
+      return this;
+    }
+
     /** See {@link MemoryTetherStore.Builder#maxInstances}. */
     public Builder maxInstances(int maxInstances) {
       memory.maxInstances(maxInstances);
@@ -705,7 +746,7 @@ public final class DurableTetherStore implements TetherStore {
      */
     public DurableTetherStore open() throws IOException {
       SqliteJournal journal = SqliteJournal.open(file, sync);
-      DurableTetherStore store = new DurableTetherStore(journal, memory);
+      DurableTetherStore store = new DurableTetherStore(journal, file, memory);
       try {
         store.restore();
       } catch (IOException | RuntimeException e) {

@@ -28,6 +28,8 @@ public final class StoreInternals {
 
     long maxTotalBytes(MemoryTetherStore.Builder settings);
 
+    dev.tether.store.StoreListener listener(MemoryTetherStore.Builder settings);
+
     void restore(MemoryTetherStore rings, String instance, List<Frame> frames, long highSeq, long evictedSeq,
         Map<SessionKey, Long> sessionEvicted);
 
@@ -86,6 +88,11 @@ public final class StoreInternals {
   /** The store-wide byte budget, {@link Long#MAX_VALUE} for none. */
   public static long maxTotalBytes(MemoryTetherStore.Builder settings) {
     return bridge().maxTotalBytes(settings);
+  }
+
+  /** The listener the builder was given ({@link dev.tether.store.StoreListener#NONE} by default). */
+  public static dev.tether.store.StoreListener listener(MemoryTetherStore.Builder settings) {
+    return bridge().listener(settings);
   }
 
   /** Loads an instance's retained frames and high-water marks, as read back from storage. */

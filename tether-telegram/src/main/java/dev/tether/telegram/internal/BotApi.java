@@ -64,6 +64,13 @@ public final class BotApi {
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
   }
 
+  private volatile dev.tether.telegram.TelegramListener listener = dev.tether.telegram.TelegramListener.NONE;
+
+  /** Where this API's answers are told; set before the bridge starts. */
+  public void listener(dev.tether.telegram.TelegramListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
   public BotToken token() {
     return token;
   }
@@ -74,7 +81,9 @@ public final class BotApi {
         .put("offset", offset)
         .put("timeout", waitSeconds)
         .put("limit", 100);
-    return updatesOf(call("getUpdates", body, requestTimeout.plusSeconds(waitSeconds)));
+    List<BotTypes.Update> updates = updatesOf(call("getUpdates", body, requestTimeout.plusSeconds(waitSeconds)));
+    listener.updatesReceived(updates.size());
+    return updates;
   }
 
   /**
@@ -173,8 +182,8 @@ public final class BotApi {
         .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofByteArrays(upload.body().pieces()),
             upload.body().length()))
         .build();
-    return JSON.treeToValue(result(upload.method(), send(request, upload.method(), HttpResponse.BodyHandlers.ofInputStream())),
-        BotTypes.Sent.class);
+    return JSON.treeToValue(ListenedCall.of(listener, upload.method(), () -> result(upload.method(),
+        send(request, upload.method(), HttpResponse.BodyHandlers.ofInputStream()))), BotTypes.Sent.class);
   }
 
   private ObjectNode target(TelegramChat chat) {
@@ -189,7 +198,9 @@ public final class BotApi {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
         .build();
-    return result(method, send(request, method, HttpResponse.BodyHandlers.ofInputStream()));
+    JsonNode result = ListenedCall.of(listener, method, () -> result(method, send(request, method,
+        HttpResponse.BodyHandlers.ofInputStream())));
+    return result;
   }
 
   private URI methodUri(String method) {
