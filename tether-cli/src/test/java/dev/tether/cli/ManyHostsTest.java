@@ -109,6 +109,31 @@ class ManyHostsTest {
     }
   }
 
+  /**
+   * An answer's image that the store offloaded to the Object Store (over 64 KiB) on host A is an
+   * image block again when {@code tether mcp}, pointed at host B, reads it with the official MCP
+   * SDK's client: the MCP tools read such images on any host.
+   */
+  @Test
+  void answerImageOffloadedOnA_isAnImageBlockThroughTetherMcpOnB() throws Exception {
+    assertEquals(201, a.send("PUT", "/v1/instances/vm4", null, new byte[0]).status());
+    awaitStatus(b, "/v1/instances/vm4", 200);
+    byte[] png = new byte[300_000];
+    new java.util.Random(4).nextBytes(png);
+    System.arraycopy(new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, 0, png, 0, 8);
+    String done = "{\"v\":1,\"type\":\"assistant.done\",\"session\":{\"channel\":\"host\",\"id\":\"m\"},\"msg_id\":\"ask-1\","
+        + "\"payload\":{\"text\":\"here\",\"images\":[{\"media_type\":\"image/png\",\"data\":\""
+        + Base64.getEncoder().encodeToString(png) + "\"}]}}";
+    RawHttp.Reply posted = a.post("/v1/instances/vm4/tether", done.getBytes(StandardCharsets.UTF_8));
+    assertEquals(202, posted.status(), posted.body());
+    assertTrue(b.get("/v1/instances/vm4/tether/poll?after_seq=0").json().at("/frames/0/payload/images/0").has("blob"),
+        "stored on NATS as a blob ref (offloaded), the case under test");
+    try (McpSdkChild mcp = McpSdkChild.start(dir, "--host", "unix:" + dir.resolve("b.sock"))) {
+      var read = mcp.call("tether_read", Map.of("instance", "vm4", "session_id", "m", "after_seq", 0));
+      assertArrayEquals(png, McpSdkChild.image(read), "the bytes posted on A, read through tether mcp on B");
+    }
+  }
+
   @Test
   void ringMaxFrames_boundsTheSharedStream() throws Exception {
     assertEquals(201, a.send("PUT", "/v1/instances/vm3", null, new byte[0]).status());
