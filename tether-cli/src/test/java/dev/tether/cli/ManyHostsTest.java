@@ -134,6 +134,33 @@ class ManyHostsTest {
     }
   }
 
+  /**
+   * A reference client writes a blob into the instance's workspace on host A and sends a frame
+   * naming it: A accepts the ref and copies the bytes into the Object Store, so host B serves the
+   * blob and puts it inline, although B has no such workspace.
+   */
+  @Test
+  void blobAReferenceClientWroteIntoAsWorkspace_isServedByB() throws Exception {
+    java.nio.file.Path ws = dir.resolve("ws-a").resolve("vm5");
+    java.nio.file.Files.createDirectories(ws.resolve(".aegis/blobs"));
+    RawHttp.Reply put = a.send("PUT", "/v1/instances/vm5", "application/json",
+        ("{\"workspace\":\"" + ws + "\"}").getBytes(StandardCharsets.UTF_8));
+    assertEquals(201, put.status(), put.body());
+    awaitStatus(b, "/v1/instances/vm5", 200);
+    byte[] png = Fixtures.picture("png", 11, 6);
+    String key = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(png)) + ".png";
+    java.nio.file.Files.write(ws.resolve(".aegis/blobs").resolve(key), png); // as the reference agent does
+    String ref = "{\"v\":1,\"type\":\"assistant.done\",\"session\":{\"channel\":\"host\",\"id\":\"w\"},\"payload\":{\"text\":\"drawn\","
+        + "\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + key + "\",\"size\":" + png.length + "}]}}";
+    RawHttp.Reply accepted = a.post("/v1/instances/vm5/tether", ref.getBytes(StandardCharsets.UTF_8));
+    assertEquals(202, accepted.status(), accepted.body());
+    RawHttp.Reply blob = b.get("/v1/instances/vm5/blob/" + key);
+    assertEquals(200, blob.status(), blob.body());
+    assertArrayEquals(png, blob.bytes(), "B serves the bytes A copied from its workspace");
+    JsonNode inline = b.get("/v1/instances/vm5/tether/poll?after_seq=0&images=inline").json();
+    assertArrayEquals(png, Base64.getDecoder().decode(inline.at("/frames/0/payload/images/0/data").asText()));
+  }
+
   @Test
   void ringMaxFrames_boundsTheSharedStream() throws Exception {
     assertEquals(201, a.send("PUT", "/v1/instances/vm3", null, new byte[0]).status());
