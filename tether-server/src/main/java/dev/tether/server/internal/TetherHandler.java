@@ -361,6 +361,19 @@ final class TetherHandler extends Handler.Abstract {
   private void uploadBlob(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
     dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     int max = Math.toIntExact(validator.limits().maxImageBytes());
+    readUpload(request, response, callback, max,
+        () -> ErrorBody.of(TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
+            "the image is larger than " + max + " bytes, the limit for one image")),
+        body -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
+  }
+
+  /**
+   * Reads an upload's body of at most {@code max} bytes within the ingress budget, then answers
+   * with what {@code store} makes of it: 503 (Retry-After) past the budget and 413
+   * ({@code tooLarge}) past {@code max}, in both cases after discarding what the client still sends.
+   */
+  private void readUpload(Request request, Response response, Callback callback, int max,
+      java.util.function.Supplier<byte[]> tooLarge, IoFunction<dev.tether.api.FrameCodec.BoundedBody, Reply> store) {
     long cost = BodyReader.reservation(request.getLength(), max);
     if (!ingressBudget.tryReserve(cost)) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
@@ -373,16 +386,13 @@ final class TetherHandler extends Handler.Abstract {
         if (failure != null) {
           Throwable cause = unwrap(failure);
           if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
-            TetherException tooLarge = TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
-                "the image is larger than " + max + " bytes, the limit for one image");
-            write(response, 413, ErrorBody.of(tooLarge),
-                Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
+            write(response, 413, tooLarge.get(), Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
           } else {
             fail(response, callback, cause);
           }
           return;
         }
-        reply(response, callback, BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
+        reply(response, callback, store.apply(body));
       } catch (Throwable e) {
         fail(response, callback, e);
       } finally {
@@ -426,33 +436,9 @@ final class TetherHandler extends Handler.Abstract {
       Response response, Callback callback) {
     String mimeType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     int max = Math.toIntExact(attachments.maxBytes());
-    long cost = BodyReader.reservation(request.getLength(), max);
-    if (!ingressBudget.tryReserve(cost)) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      write(response, 503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is reading too many large requests at once; retry shortly"),
-          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
-      return;
-    }
-    BodyReader.read(request, max).whenComplete((body, failure) -> {
-      try {
-        if (failure != null) {
-          Throwable cause = unwrap(failure);
-          if (cause instanceof TetherException e && e.code() == ErrorCode.FRAME_TOO_LARGE) {
-            write(response, 413, ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max
-                    + " bytes, the limit for one attachment"),
-                Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
-          } else {
-            fail(response, callback, cause);
-          }
-          return;
-        }
-        reply(response, callback, AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length()));
-      } catch (Throwable e) {
-        fail(response, callback, e);
-      } finally {
-        ingressBudget.release(cost);
-      }
-    });
+    readUpload(request, response, callback, max,
+        () -> ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max + " bytes, the limit for one attachment"),
+        body -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length()));
   }
 
   /** I/O work that answers a request. */
