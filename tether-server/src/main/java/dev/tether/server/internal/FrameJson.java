@@ -6,15 +6,35 @@ import dev.tether.store.QueryResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-/** JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored. */
+/**
+ * JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored.
+ * Poll pages and stream lines are built in one buffer sized by {@link #estimate} and handed out as
+ * a view of it, never copied: the bytes an answer holds are the bytes it writes, which is what the
+ * egress budget reserves.
+ */
 final class FrameJson {
   private FrameJson() {}
 
-  /** {@code {"frames":[..],"next_seq":N,"timed_out":b}} plus {@code gap}/{@code oldest_seq} when frames were evicted. */
-  static byte[] pollResult(QueryResult r) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(r));
+  /** A growable buffer whose bytes are handed out as they are, not copied out. */
+  private static final class Buffer extends ByteArrayOutputStream {
+    Buffer(int size) {
+      super(size);
+    }
+
+    ByteBuffer view() {
+      return ByteBuffer.wrap(buf, 0, count);
+    }
+  }
+
+  /**
+   * {@code {"frames":[..],"next_seq":N,"timed_out":b}} plus {@code gap}/{@code oldest_seq} when
+   * frames were evicted; the returned buffer is the page's only copy.
+   */
+  static ByteBuffer pollResult(QueryResult r) {
+    Buffer out = new Buffer(estimate(r));
     try {
       out.write("{\"frames\":[".getBytes(StandardCharsets.US_ASCII));
       boolean first = true;
@@ -35,26 +55,26 @@ final class FrameJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
+    return out.view();
   }
 
   /** NDJSON lines for a stream: one frame per line, then a gap line when frames were evicted. */
-  static byte[] streamLines(QueryResult r) {
+  static ByteBuffer streamLines(QueryResult r) {
     return streamLines(r, java.util.function.UnaryOperator.identity());
   }
 
   /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
-  static byte[] streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
+  static ByteBuffer streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
     return streamLines(r.gap(), r.oldestSeq(), r.frames(), view);
   }
 
-  /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
-  static byte[] streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
-    long n = 64;
+  /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}; the buffer is their only copy. */
+  static ByteBuffer streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
+    long n = 128;
     for (Frame f : frames) {
-      n += f.payload().size() + 200;
+      n += bound(f);
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(n, Integer.MAX_VALUE - 16));
+    Buffer out = new Buffer((int) Math.min(n, Integer.MAX_VALUE - 16));
     try {
       if (gap) {
         out.write(("{\"gap\":true,\"oldest_seq\":" + oldestSeq + "}\n").getBytes(StandardCharsets.US_ASCII));
@@ -66,7 +86,7 @@ final class FrameJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
+    return out.view();
   }
 
   /** {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} for an accepted frame. */
@@ -80,10 +100,28 @@ final class FrameJson {
 
   /** An upper bound of the bytes {@link #pollResult} and {@link #streamLines} write for {@code r}'s stored frames. */
   static int estimate(QueryResult r) {
-    long n = 64;
+    long n = 128;
     for (Frame f : r.frames()) {
-      n += f.payload().size() + 200;
+      n += bound(f);
     }
     return (int) Math.min(n, Integer.MAX_VALUE - 16);
+  }
+
+  /**
+   * An upper bound of one frame's JSON and its separator: the raw parts as they are, each string
+   * at six bytes a character (a six-character escape), and 160 bytes for the fixed field names,
+   * version, timestamp and seq.
+   */
+  static long bound(Frame f) {
+    long n = 160 + f.payload().size() + 6L * (f.type().length() + f.msgId().map(String::length).orElse(0));
+    if (f.session().isPresent()) {
+      n += 32 + 6L * (f.session().get().channel().length() + f.session().get().id().length());
+    }
+    for (java.util.Map<String, dev.tether.api.RawJson> extra : java.util.List.of(f.extensions(), f.sessionExtensions())) {
+      for (java.util.Map.Entry<String, dev.tether.api.RawJson> e : extra.entrySet()) {
+        n += 4 + 6L * e.getKey().length() + e.getValue().size();
+      }
+    }
+    return n;
   }
 }

@@ -482,17 +482,18 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /**
-   * Writes a poll page within the egress budget: the page is built only once its bytes (twice the
-   * payloads, for the buffer and its copy) are reserved, and they are given back when the write
-   * ends; past the budget the poll gets 503, so stalled readers cannot pile up answers in the heap.
+   * Writes a poll page within the egress budget: the page is built only once its bytes (the
+   * payloads and their envelopes, built in one buffer that is written as it is) are reserved, and
+   * they are given back when the write ends; past the budget the poll gets 503, so stalled readers
+   * cannot pile up answers in the heap.
    */
   private void answerPage(Response response, Callback callback, QueryResult result) {
-    Callback written = EgressWrite.reserve(egressBudget, 2L * FrameJson.estimate(result), callback);
+    Callback written = EgressWrite.reserve(egressBudget, FrameJson.estimate(result), callback);
     if (written == null) {
       busy(response, callback, "the server is writing too many large answers at once; retry shortly");
       return;
     }
-    byte[] page;
+    ByteBuffer page;
     try {
       page = FrameJson.pollResult(result);
     } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
@@ -629,10 +630,14 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private static void write(Response response, int status, byte[] body, Callback written) {
+    write(response, status, ByteBuffer.wrap(body), written);
+  }
+
+  private static void write(Response response, int status, ByteBuffer body, Callback written) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-    response.write(true, ByteBuffer.wrap(body), written);
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
+    response.write(true, body, written);
   }
 
   private static Throwable unwrap(Throwable t) {
