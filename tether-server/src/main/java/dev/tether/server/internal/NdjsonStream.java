@@ -143,6 +143,6 @@ final class NdjsonStream {
       written.failed(t);
       return;
     }
-    response.write(false, lines, written);
+    SlicedWrite.write(response, false, lines, written); // a window is one frame when the frame is larger
   }
 }

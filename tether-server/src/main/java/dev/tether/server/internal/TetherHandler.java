@@ -637,7 +637,7 @@ final class TetherHandler extends Handler.Abstract {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
-    response.write(true, body, written);
+    SlicedWrite.write(response, true, body, written);
   }
 
   private static Throwable unwrap(Throwable t) {
