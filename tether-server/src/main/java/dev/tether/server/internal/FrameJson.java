@@ -3,38 +3,26 @@ package dev.tether.server.internal;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.store.QueryResult;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
  * JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored.
- * Poll pages and stream lines are built in one buffer sized by {@link #estimate} and handed out as
- * a view of it, never copied: the bytes an answer holds are the bytes it writes, which is what the
- * egress budget reserves.
+ * Poll pages and stream lines are {@link AnswerBody answer bodies}: the envelopes are copied,
+ * each large payload is a view of its stored bytes, never copied. The egress budget reserves
+ * {@link #estimate} for an answer all the same, since the answer keeps those bytes alive until it
+ * is written, even when the store lets go of them.
  */
 final class FrameJson {
   private FrameJson() {}
 
-  /** A growable buffer whose bytes are handed out as they are, not copied out. */
-  private static final class Buffer extends ByteArrayOutputStream {
-    Buffer(int size) {
-      super(size);
-    }
-
-    ByteBuffer view() {
-      return ByteBuffer.wrap(buf, 0, count);
-    }
-  }
-
   /**
    * {@code {"frames":[..],"next_seq":N,"timed_out":b}} plus {@code gap}/{@code oldest_seq} when
-   * frames were evicted; the returned buffer is the page's only copy.
+   * frames were evicted.
    */
-  static ByteBuffer pollResult(QueryResult r) {
-    Buffer out = new Buffer(estimate(r));
+  static AnswerBody pollResult(QueryResult r) {
+    AnswerBody out = new AnswerBody();
     try {
       out.write("{\"frames\":[".getBytes(StandardCharsets.US_ASCII));
       boolean first = true;
@@ -43,6 +31,7 @@ final class FrameJson {
           out.write(',');
         }
         first = false;
+        out.share(f.payload());
         FrameCodec.standard().write(f, out);
       }
       StringBuilder tail = new StringBuilder("],\"next_seq\":").append(r.nextSeq())
@@ -55,38 +44,36 @@ final class FrameJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.view();
+    return out;
   }
 
   /** NDJSON lines for a stream: one frame per line, then a gap line when frames were evicted. */
-  static ByteBuffer streamLines(QueryResult r) {
+  static AnswerBody streamLines(QueryResult r) {
     return streamLines(r, java.util.function.UnaryOperator.identity());
   }
 
   /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
-  static ByteBuffer streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
+  static AnswerBody streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
     return streamLines(r.gap(), r.oldestSeq(), r.frames(), view);
   }
 
-  /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}; the buffer is their only copy. */
-  static ByteBuffer streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
-    long n = 128;
-    for (Frame f : frames) {
-      n += bound(f);
-    }
-    Buffer out = new Buffer((int) Math.min(n, Integer.MAX_VALUE - 16));
+  /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
+  static AnswerBody streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
+    AnswerBody out = new AnswerBody();
     try {
       if (gap) {
         out.write(("{\"gap\":true,\"oldest_seq\":" + oldestSeq + "}\n").getBytes(StandardCharsets.US_ASCII));
       }
       for (Frame f : frames) {
-        FrameCodec.standard().write(view.apply(f), out);
+        Frame written = view.apply(f);
+        out.share(written.payload());
+        FrameCodec.standard().write(written, out);
         out.write('\n');
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.view();
+    return out;
   }
 
   /** {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} for an accepted frame. */

@@ -136,7 +136,7 @@ final class NdjsonStream {
           RETRY_MS, TimeUnit.MILLISECONDS);
       return;
     }
-    ByteBuffer lines;
+    AnswerBody lines;
     try {
       lines = FrameJson.streamLines(from == 0 && result.gap(), result.oldestSeq(), frames.subList(from, end), view);
     } catch (Throwable t) { // out of memory building the lines: end the stream, never leave it hanging

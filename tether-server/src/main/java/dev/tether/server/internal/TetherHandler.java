@@ -483,9 +483,9 @@ final class TetherHandler extends Handler.Abstract {
 
   /**
    * Writes a poll page within the egress budget: the page is built only once its bytes (the
-   * payloads and their envelopes, built in one buffer that is written as it is) are reserved, and
-   * they are given back when the write ends; past the budget the poll gets 503, so stalled readers
-   * cannot pile up answers in the heap.
+   * payloads, which the page holds as views until they are written, and their envelopes) are
+   * reserved, and they are given back when the write ends; past the budget the poll gets 503, so
+   * stalled readers cannot pile up answers in the heap.
    */
   private void answerPage(Response response, Callback callback, QueryResult result) {
     Callback written = EgressWrite.reserve(egressBudget, FrameJson.estimate(result), callback);
@@ -493,7 +493,7 @@ final class TetherHandler extends Handler.Abstract {
       busy(response, callback, "the server is writing too many large answers at once; retry shortly");
       return;
     }
-    ByteBuffer page;
+    AnswerBody page;
     try {
       page = FrameJson.pollResult(result);
     } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
@@ -630,13 +630,16 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private static void write(Response response, int status, byte[] body, Callback written) {
-    write(response, status, ByteBuffer.wrap(body), written);
-  }
-
-  private static void write(Response response, int status, ByteBuffer body, Callback written) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, ByteBuffer.wrap(body), written);
+  }
+
+  private static void write(Response response, int status, AnswerBody body, Callback written) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length());
     SlicedWrite.write(response, true, body, written);
   }
 
