@@ -60,11 +60,13 @@ public final class ImageData {
     return bytes != null ? bytes.clone() : Base64.getDecoder().decode(base64);
   }
 
-  /** The decoded bytes as a stream; nothing is copied when they are held decoded. */
+  /**
+   * The decoded bytes as a stream; nothing is copied when they are held decoded, and base64 text is
+   * decoded a chunk at a time as the stream is read. Text that is not base64 fails a read with an
+   * {@link IOException}.
+   */
   public InputStream openStream() {
-    return bytes != null
-        ? new ByteArrayInputStream(bytes)
-        : Base64.getDecoder().wrap(new ByteArrayInputStream(base64.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+    return bytes != null ? new ByteArrayInputStream(bytes) : new Base64TextStream(base64);
   }
 
   /** Writes the decoded bytes to {@code out}. */

@@ -3,6 +3,7 @@ package dev.tether.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.tether.api.internal.RawStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -87,7 +88,7 @@ final class PayloadJson {
             p.skipChildren();
             f.images = List.of();
           } else {
-            f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t);
+            f.images = t == JsonToken.VALUE_NULL ? null : readImages(p, t, payload);
           }
         } else if (type.equals(FrameTypes.USER_MESSAGE) && name.equals("user")) {
           f.user = t == JsonToken.VALUE_NULL ? null : readUser(p, t);
@@ -112,7 +113,7 @@ final class PayloadJson {
     return f;
   }
 
-  private static List<Image> readImages(JsonParser p, JsonToken t) throws IOException {
+  private static List<Image> readImages(JsonParser p, JsonToken t, RawJson payload) throws IOException {
     if (t != JsonToken.START_ARRAY) {
       throw malformed("images must be an array of {\"media_type\", \"data\"} objects");
     }
@@ -128,9 +129,12 @@ final class PayloadJson {
       for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
         JsonToken v = p.nextToken();
         if (name.equals("media_type")) {
-          mediaType = imageString(p, v, index, name);
+          requireImageString(v, index, name);
+          mediaType = p.getText();
         } else if (name.equals("data")) {
-          data = imageString(p, v, index, name);
+          requireImageString(v, index, name);
+          // one Latin-1 copy of the base64 from the payload's bytes, not the parser's char buffer
+          data = RawStrings.value(p, payload.array, payload.offset, payload.offset + payload.length);
         } else {
           p.skipChildren(); // ref and size are reserved: ignored; other fields are not ours
         }
@@ -149,11 +153,10 @@ final class PayloadJson {
     return images;
   }
 
-  private static String imageString(JsonParser p, JsonToken t, int index, String field) throws IOException {
+  private static void requireImageString(JsonToken t, int index, String field) {
     if (t != JsonToken.VALUE_STRING) {
       throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index + ": " + field + " must be a string");
     }
-    return p.getText();
   }
 
   private static User readUser(JsonParser p, JsonToken t) throws IOException {

@@ -212,4 +212,24 @@ class PayloadViewTest {
         () -> new Payload.UserMessage("t", List.of(), Optional.empty(), Map.of("images", RawJson.of("[]"))));
     assertThrows(IllegalArgumentException.class, () -> new Payload.Presence("idle", Map.of("state", RawJson.of("1"))));
   }
+
+  @Test
+  void imageData_readsAsItsJsonText_whateverEscapesOrNonAsciiItHolds() throws Exception {
+    // Plain base64 is copied from the payload's bytes; anything else goes through the parser.
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    String[] pieces = {"iVBO", "Rw0K", "+/", "=", "\\/", "\\u0041", "\\\"", "\\\\", "\u00e9", "\u0141", "\uD83D\uDE00", " "};
+    java.util.Random random = new java.util.Random(24);
+    for (int round = 0; round < 2_000; round++) {
+      StringBuilder data = new StringBuilder();
+      for (int n = random.nextInt(12); n > 0; n--) {
+        data.append(pieces[random.nextInt(random.nextInt(4) == 0 ? pieces.length : 4)]);
+      }
+      String image = "{\"media_type\":\"image/png\",\"data\":\"" + data + "\"}";
+      String expected = json.readTree(image).get("data").asText();
+      Payload.AssistantDone done = (Payload.AssistantDone) view("assistant.done",
+          "{\"text\":\"t\",\"images\":[" + image + "," + image + "],\"after\":[\"" + data + "\"]}");
+      assertEquals(List.of(new Image(MediaType.PNG, expected), new Image(MediaType.PNG, expected)), done.images(), image);
+      assertEquals("[\"" + data + "\"]", done.extra().get("after").toString(), image);
+    }
+  }
 }

@@ -5,6 +5,7 @@ import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.AsciiChars;
 import dev.tether.images.internal.Base64Check;
 import dev.tether.images.internal.Signatures;
 
@@ -22,11 +23,14 @@ final class ImageCheck {
     }
     Base64Check check = new Base64Check();
     byte[] chunk = new byte[Math.min(CHUNK, Math.max(1, data.length()))];
+    char[] scratch = new char[chunk.length];
     for (int from = 0; from < data.length(); from += chunk.length) {
       int n = Math.min(chunk.length, data.length() - from);
-      for (int i = 0; i < n; i++) {
-        char c = data.charAt(from + i);
-        chunk[i] = c < 0x80 ? (byte) c : (byte) 0x80; // 0x80 is outside the alphabet
+      if (!AsciiChars.copy(data, from, from + n, scratch, chunk)) {
+        for (int i = 0; i < n; i++) {
+          char c = scratch[i];
+          chunk[i] = c < 0x80 ? (byte) c : (byte) 0x80; // 0x80 is outside the alphabet
+        }
       }
       int stop = check.feed(chunk, 0, n);
       if (stop < n) {

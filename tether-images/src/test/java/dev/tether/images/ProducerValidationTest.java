@@ -105,6 +105,21 @@ class ProducerValidationTest {
   }
 
   @Test
+  void of_rejectsCharactersBeyondAscii_evenWhenTheirLowByteIsABase64Symbol() {
+    // U+0141 and U+0241 narrow to 'A'; U+00C1 is Latin-1. The check copies chunks of characters
+    // as bytes, so each must still be seen as the character it is, in any chunk.
+    String big = base64(SampleImages.ofSize(MediaType.PNG, 30_000));
+    for (char c : new char[] {'\u0141', '\u0241', '\u00c1', '\uff41'}) {
+      rejects(ErrorCode.INVALID_BASE64, 0, "outside the base64 alphabet at character 3",
+          () -> Images.of(MediaType.PNG, "iVB" + c + "Rw0KGgo="));
+      for (int at : new int[] {4095, 4096, 20_001, big.length() - 1}) {
+        rejects(ErrorCode.INVALID_BASE64, 0, "outside the base64 alphabet at character " + at,
+            () -> Images.of(MediaType.PNG, big.substring(0, at) + c + big.substring(at + 1)));
+      }
+    }
+  }
+
+  @Test
   void of_longBase64_findsAProblemPastTheFirstChunk() {
     // The producer scans in chunks; a bad character deep in the data must still be found.
     String big = base64(SampleImages.ofSize(MediaType.PNG, 30_000));

@@ -9,6 +9,7 @@ import dev.tether.api.FrameCodec;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.RawStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,18 +3,26 @@ package dev.tether.server.internal;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.store.QueryResult;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored. */
+/**
+ * JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored.
+ * Poll pages and stream lines are {@link AnswerBody answer bodies}: the envelopes are copied,
+ * each large payload is a view of its stored bytes, never copied. The egress budget reserves
+ * {@link #estimate} for an answer all the same, since the answer keeps those bytes alive until it
+ * is written, even when the store lets go of them.
+ */
 final class FrameJson {
   private FrameJson() {}
 
-  /** {@code {"frames":[..],"next_seq":N,"timed_out":b}} plus {@code gap}/{@code oldest_seq} when frames were evicted. */
-  static byte[] pollResult(QueryResult r) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(r));
+  /**
+   * {@code {"frames":[..],"next_seq":N,"timed_out":b}} plus {@code gap}/{@code oldest_seq} when
+   * frames were evicted.
+   */
+  static AnswerBody pollResult(QueryResult r) {
+    AnswerBody out = new AnswerBody();
     try {
       out.write("{\"frames\":[".getBytes(StandardCharsets.US_ASCII));
       boolean first = true;
@@ -23,6 +31,7 @@ final class FrameJson {
           out.write(',');
         }
         first = false;
+        out.share(f.payload());
         FrameCodec.standard().write(f, out);
       }
       StringBuilder tail = new StringBuilder("],\"next_seq\":").append(r.nextSeq())
@@ -35,38 +44,36 @@ final class FrameJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
+    return out;
   }
 
   /** NDJSON lines for a stream: one frame per line, then a gap line when frames were evicted. */
-  static byte[] streamLines(QueryResult r) {
+  static AnswerBody streamLines(QueryResult r) {
     return streamLines(r, java.util.function.UnaryOperator.identity());
   }
 
   /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
-  static byte[] streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
+  static AnswerBody streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
     return streamLines(r.gap(), r.oldestSeq(), r.frames(), view);
   }
 
   /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
-  static byte[] streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
-    long n = 64;
-    for (Frame f : frames) {
-      n += f.payload().size() + 200;
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(n, Integer.MAX_VALUE - 16));
+  static AnswerBody streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
+    AnswerBody out = new AnswerBody();
     try {
       if (gap) {
         out.write(("{\"gap\":true,\"oldest_seq\":" + oldestSeq + "}\n").getBytes(StandardCharsets.US_ASCII));
       }
       for (Frame f : frames) {
-        FrameCodec.standard().write(view.apply(f), out);
+        Frame written = view.apply(f);
+        out.share(written.payload());
+        FrameCodec.standard().write(written, out);
         out.write('\n');
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
+    return out;
   }
 
   /** {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} for an accepted frame. */
@@ -80,10 +87,28 @@ final class FrameJson {
 
   /** An upper bound of the bytes {@link #pollResult} and {@link #streamLines} write for {@code r}'s stored frames. */
   static int estimate(QueryResult r) {
-    long n = 64;
+    long n = 128;
     for (Frame f : r.frames()) {
-      n += f.payload().size() + 200;
+      n += bound(f);
     }
     return (int) Math.min(n, Integer.MAX_VALUE - 16);
+  }
+
+  /**
+   * An upper bound of one frame's JSON and its separator: the raw parts as they are, each string
+   * at six bytes a character (a six-character escape), and 160 bytes for the fixed field names,
+   * version, timestamp and seq.
+   */
+  static long bound(Frame f) {
+    long n = 160 + f.payload().size() + 6L * (f.type().length() + f.msgId().map(String::length).orElse(0));
+    if (f.session().isPresent()) {
+      n += 32 + 6L * (f.session().get().channel().length() + f.session().get().id().length());
+    }
+    for (java.util.Map<String, dev.tether.api.RawJson> extra : java.util.List.of(f.extensions(), f.sessionExtensions())) {
+      for (java.util.Map.Entry<String, dev.tether.api.RawJson> e : extra.entrySet()) {
+        n += 4 + 6L * e.getKey().length() + e.getValue().size();
+      }
+    }
+    return n;
   }
 }

@@ -136,13 +136,13 @@ final class NdjsonStream {
           RETRY_MS, TimeUnit.MILLISECONDS);
       return;
     }
-    byte[] lines;
+    AnswerBody lines;
     try {
       lines = FrameJson.streamLines(from == 0 && result.gap(), result.oldestSeq(), frames.subList(from, end), view);
     } catch (Throwable t) { // out of memory building the lines: end the stream, never leave it hanging
       written.failed(t);
       return;
     }
-    response.write(false, ByteBuffer.wrap(lines), written);
+    SlicedWrite.write(response, false, lines, written); // a window is one frame when the frame is larger
   }
 }

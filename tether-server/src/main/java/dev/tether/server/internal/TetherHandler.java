@@ -587,17 +587,18 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /**
-   * Writes a poll page within the egress budget: the page is built only once its bytes (twice the
-   * payloads, for the buffer and its copy) are reserved, and they are given back when the write
-   * ends; past the budget the poll gets 503, so stalled readers cannot pile up answers in the heap.
+   * Writes a poll page within the egress budget: the page is built only once its bytes (the
+   * payloads, which the page holds as views until they are written, and their envelopes) are
+   * reserved, and they are given back when the write ends; past the budget the poll gets 503, so
+   * stalled readers cannot pile up answers in the heap.
    */
   private void answerPage(Response response, Callback callback, QueryResult result) {
-    Callback written = EgressWrite.reserve(egressBudget, 2L * FrameJson.estimate(result), callback);
+    Callback written = EgressWrite.reserve(egressBudget, FrameJson.estimate(result), callback);
     if (written == null) {
       busy(response, callback, "the server is writing too many large answers at once; retry shortly");
       return;
     }
-    byte[] page;
+    AnswerBody page;
     try {
       page = FrameJson.pollResult(result);
     } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
@@ -770,6 +771,13 @@ final class TetherHandler extends Handler.Abstract {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), written);
+  }
+
+  private static void write(Response response, int status, AnswerBody body, Callback written) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length());
+    SlicedWrite.write(response, true, body, written);
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -1,4 +1,4 @@
-package dev.tether.llm;
+package dev.tether.api.internal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
@@ -8,11 +8,11 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Large string values (image base64) taken from the bytes a parser reads, not through the parser's
- * text buffer, which would hold each one as a char array before copying it into a String.
- * Stateless.
+ * Not API. Large string values (image base64) taken from the bytes a parser reads, not through the
+ * parser's text buffer, which would hold each one as a char array before copying it into a String:
+ * one Latin-1 copy instead of about four times the string's size. Stateless.
  */
-final class RawStrings {
+public final class RawStrings {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
@@ -27,21 +27,29 @@ final class RawStrings {
    * escapes (all that base64 can be) is one Latin-1 copy from {@code bytes}; anything else is the
    * parser's own text, so the result is always the string's JSON text.
    */
-  static String text(JsonParser p, byte[] bytes, int base, int limit) throws IOException {
-    int start = base + (int) p.currentTokenLocation().getByteOffset() + 1;
-    int end = plainEnd(bytes, start, limit);
-    String s = end < limit && bytes[end] == '"'
-        ? new String(bytes, start, end - start, StandardCharsets.ISO_8859_1)
-        : p.getText();
+  public static String text(JsonParser p, byte[] bytes, int base, int limit) throws IOException {
+    String s = value(p, bytes, base, limit);
     p.nextToken(); // the parser skips the string (and rejects what JSON does not allow in one)
     return s;
+  }
+
+  /**
+   * The same text as {@link #text}, but the parser stays on the string: its next move skips it
+   * (and rejects what JSON does not allow in one, such as a raw control character).
+   */
+  public static String value(JsonParser p, byte[] bytes, int base, int limit) throws IOException {
+    int start = base + (int) p.currentTokenLocation().getByteOffset() + 1;
+    int end = plainEnd(bytes, start, limit);
+    return end < limit && bytes[end] == '"'
+        ? new String(bytes, start, end - start, StandardCharsets.ISO_8859_1)
+        : p.getText();
   }
 
   /**
    * The index of the first byte in {@code bytes[from, limit)} that is a quote, a backslash or
    * above 0x7F, or {@code limit}: eight bytes per step, since the string can be megabytes long.
    */
-  static int plainEnd(byte[] bytes, int from, int limit) {
+  public static int plainEnd(byte[] bytes, int from, int limit) {
     int i = from;
     for (; i + 8 <= limit; i += 8) {
       long x = (long) LONGS.get(bytes, i);

@@ -1,4 +1,4 @@
-package dev.tether.llm;
+package dev.tether.api.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
