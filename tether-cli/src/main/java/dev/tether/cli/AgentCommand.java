@@ -47,8 +47,12 @@ final class AgentCommand implements Callable<Integer> {
       description = "Where the agent keeps its sessions (JSONL per channel and id) and their images (content-addressed blobs). Default: ~/.tether/agent.")
   java.nio.file.Path dataDir;
 
+  @picocli.CommandLine.Mixin
+  LogOptions logs = new LogOptions();
+
   @Override
   public Integer call() throws Exception {
+    logs.install("agent");
     HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
     requireImagesMode(images);
     try (TetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {

@@ -109,6 +109,7 @@ final class CovenCommand implements Callable<Integer> {
       return 1;
     }
     try (HttpTetherClient client = Connections.connect(address, hostTokenFile, false)) {
+      Log log = new Log();
       String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
       CovenAgent.Builder builder = CovenAgent.builder()
           .gateway(target)
@@ -118,9 +119,9 @@ final class CovenCommand implements Callable<Integer> {
           .workspaces(workspaces)
           .tether(client, instance)
           .attachments(client) // attachments that are not images become session attachments
-          .listener(new Log());
+          .listener(log);
       dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
-      dev.tether.micrometer.CovenMeters covenMeters = meters == null ? null : meters.covenListener(new Log());
+      dev.tether.micrometer.CovenMeters covenMeters = meters == null ? null : meters.covenListener(log);
       MetricsEndpoint metricsEndpoint = null;
       if (covenMeters != null) {
         builder.listener(covenMeters);
@@ -184,8 +185,15 @@ final class CovenCommand implements Callable<Integer> {
     return id;
   }
 
-  /** One stderr line per event. */
-  private static final class Log implements CovenListener {
+  /**
+   * One stderr line per event; a request's lines carry its {@code msg_id} on the host (from
+   * {@link #onForwarded}) as a field, so {@code --log-format json} links them to the host's and the
+   * agent's lines of the same ask.
+   */
+  private final class Log implements CovenListener {
+    private final CommandLog asks = CommandLog.named("tether.coven");
+    private final java.util.Map<String, String> msgIds = new java.util.concurrent.ConcurrentHashMap<>();
+
     @Override
     public void onConnecting(String target, int attempt) {
       System.err.println("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
@@ -210,8 +218,17 @@ final class CovenCommand implements Callable<Integer> {
     }
 
     @Override
+    public void onForwarded(String requestId, dev.tether.api.Frame frame) {
+      frame.msgId().ifPresent(id -> msgIds.put(requestId, id));
+      asks.debug("tether coven: request " + requestId + " posted as " + frame.msgId().orElse("(no msg_id)"),
+          dev.tether.api.internal.LogFields.of(instance, frame));
+    }
+
+    @Override
     public void onRequestEnded(String requestId, String outcome) {
-      System.err.println("tether coven: request " + requestId + " " + outcome);
+      String msgId = msgIds.remove(requestId);
+      asks.info("tether coven: request " + requestId + " " + outcome,
+          dev.tether.api.internal.LogFields.of("instance", instance, "msg_id", msgId));
     }
 
     @Override

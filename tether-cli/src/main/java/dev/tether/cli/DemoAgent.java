@@ -49,6 +49,7 @@ final class DemoAgent implements AutoCloseable {
   static final int MAX_CONTEXT_CHARS = 200_000;
   private static final long POLL_WAIT_MS = 25_000;
   private static final System.Logger LOG = System.getLogger(DemoAgent.class.getName());
+  private static final CommandLog ASKS = CommandLog.named("tether.agent");
 
   private final TetherClient client;
   private final String instance;
@@ -131,6 +132,10 @@ final class DemoAgent implements AutoCloseable {
       enqueue(session, id, () -> endWithError(session, id, e));
       return;
     }
+    if (ASKS.debugging()) {
+      ASKS.debug("tether agent: received " + id + " seq " + frame.seq() + " in " + session,
+          dev.tether.api.internal.LogFields.of(instance, frame));
+    }
     Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
     AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
     enqueue(session, id, () -> answer(session, id, request, message, cancelled));
@@ -148,8 +153,9 @@ final class DemoAgent implements AutoCloseable {
 
   private void answer(SessionKey session, String msgId, Frame request, Payload.UserMessage message, AtomicBoolean cancelled) {
     try {
-      System.err.println("tether agent: answering " + msgId + " in " + session
-          + (message.images().isEmpty() ? "" : " (" + message.images().size() + (message.images().size() == 1 ? " image)" : " images)")));
+      ASKS.info("tether agent: answering " + msgId + " in " + session
+          + (message.images().isEmpty() ? "" : " (" + message.images().size() + (message.images().size() == 1 ? " image)" : " images)")),
+          fields(session, msgId, FrameTypes.USER_MESSAGE));
       post(Frames.presence(session, msgId, Payload.Presence.THINKING));
       // Lazy media: fetched only when the message announces some and asks about it.
       MediaPrefetch.Result fetched = media.apply(session, message);
@@ -189,12 +195,14 @@ final class DemoAgent implements AutoCloseable {
         log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
       }
       post(Frame.of(session, msgId, done));
+      ASKS.debug("tether agent: answered " + msgId + " in " + session + (cancelled.get() ? " (cancelled)" : ""),
+          fields(session, msgId, FrameTypes.ASSISTANT_DONE));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception | LinkageError | AssertionError e) {
       // Whatever went wrong (the session log, the model, the host), the turn ends visibly.
-      System.err.println("tether agent: answering " + msgId + " failed: " + rootMessage(e));
+      ASKS.info("tether agent: answering " + msgId + " failed: " + rootMessage(e), fields(session, msgId, FrameTypes.ERROR));
       endWithError(session, msgId, e);
     } finally {
       cancels.remove(msgId);
@@ -255,6 +263,10 @@ final class DemoAgent implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     }
+  }
+
+  private Map<String, String> fields(SessionKey session, String msgId, String type) {
+    return dev.tether.api.internal.LogFields.of("instance", instance, "session", session.toString(), "msg_id", msgId, "type", type);
   }
 
   static String rootMessage(Throwable t) {

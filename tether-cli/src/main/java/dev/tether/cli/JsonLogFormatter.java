@@ -12,7 +12,8 @@ import java.util.logging.LogRecord;
 
 /**
  * {@code --log-format json}: one JSON object per line, {@code {"ts","level","logger","msg"}} plus
- * {@code instance}, {@code session}, {@code msg_id} and {@code code} where the line has them, and
+ * {@code instance}, {@code session}, {@code msg_id}, {@code type}, {@code seq} and {@code code} where
+ * the line has them (see {@code dev.tether.api.internal.LogFields}), and
  * {@code error} (the exception's class and message) when one was logged. Where the fields come
  * from: a {@link java.util.Map} among the record's parameters (the convention for structured
  * fields through {@code System.Logger}: {@code LOG.log(level, "msg", Map.of("instance", id))}); the
@@ -21,7 +22,7 @@ import java.util.logging.LogRecord;
  */
 final class JsonLogFormatter extends Formatter {
   private static final JsonFactory JSON = new JsonFactory();
-  static final java.util.List<String> FIELDS = java.util.List.of("instance", "session", "msg_id", "code");
+  static final java.util.List<String> FIELDS = java.util.List.of("instance", "session", "msg_id", "type", "seq", "code");
 
   @Override
   public String format(LogRecord record) {

@@ -7,14 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --log-format text|json} for {@code serve} and the bridges. With {@code json}, every line
- * the process writes to stderr is one JSON object ({@link JsonLogFormatter}): the log records of
- * the libraries (System.Logger, and Jetty through SLF4J, both routed to java.util.logging) and the
- * command's own progress lines ({@code logger} = {@code tether.serve} and so on, {@code level} INFO).
+ * {@code --log-format text|json} and {@code --log-level} for {@code serve}, {@code agent} and the
+ * bridges. With {@code json}, every line the process writes to stderr is one JSON object
+ * ({@link JsonLogFormatter}): the log records of the libraries (System.Logger, and Jetty through
+ * SLF4J, both routed to java.util.logging) and the command's own progress lines ({@code logger} =
+ * {@code tether.serve} and so on, {@code level} INFO; those written through {@link CommandLog}
+ * also carry their fields). The level applies to both formats.
  */
 final class LogOptions {
   @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
@@ -22,24 +25,63 @@ final class LogOptions {
           + " instance, session, msg_id, code where they apply). Default: ${DEFAULT-VALUE}.")
   String format;
 
-  /** Applies the format for {@code command}; call first in the command. */
+  @Option(names = "--log-level", paramLabel = "error|warning|info|debug|trace", defaultValue = "info",
+      description = "The least severe lines written (debug and trace apply to tether's own loggers; other libraries stay at info). debug adds one line per frame posted to the host (with its"
+          + " msg_id, so an ask can be followed from the POST to the agent's assistant.done) and per answer"
+          + " handled by the agent and the bridges. Default: ${DEFAULT-VALUE}.")
+  String level;
+
+  /** Applies the format and level for {@code command}; call first in the command. */
   void install(String command) {
-    if ("text".equals(format)) {
-      return;
-    }
-    if (!"json".equals(format)) {
+    Level threshold = julLevel(level);
+    if (!"text".equals(format) && !"json".equals(format)) {
       throw new UsageException("--log-format must be text or json but was '" + format + "'");
     }
-    PrintStream original = System.err;
+    // DEBUG and TRACE open tether's own loggers only: a library's debug lines (the JDK HTTP
+    // client's, say) would write request URLs, and the Telegram Bot API's carry the bot token.
     Logger root = Logger.getLogger("");
+    root.setLevel(threshold.intValue() > Level.INFO.intValue() ? threshold : Level.INFO);
+    for (String name : TETHER_LOGGERS) {
+      Logger tether = Logger.getLogger(name);
+      tether.setLevel(threshold);
+      HELD.add(tether);
+    }
+    if ("text".equals(format)) {
+      for (Handler h : root.getHandlers()) {
+        h.setLevel(threshold);
+      }
+      CommandLog.configure(null, threshold);
+      return;
+    }
+    PrintStream original = System.err;
     for (Handler h : root.getHandlers()) {
       root.removeHandler(h);
     }
     ConsoleHandler json = new ConsoleHandler(); // writes to the original System.err, captured here
     json.setFormatter(new JsonLogFormatter());
+    json.setLevel(threshold);
     root.addHandler(json);
     System.setErr(new PrintStream(new JsonLines(original, "tether." + command), true, StandardCharsets.UTF_8));
+    CommandLog.configure(original, threshold);
   }
+
+  /** The java.util.logging level of a {@code --log-level} value (System.Logger's names). */
+  static Level julLevel(String name) {
+    return switch (name == null ? "" : name.toLowerCase(java.util.Locale.ROOT)) {
+      case "error" -> Level.SEVERE;
+      case "warning", "warn" -> Level.WARNING;
+      case "info" -> Level.INFO;
+      case "debug" -> Level.FINE;
+      case "trace" -> Level.FINER;
+      default -> throw new UsageException("--log-level must be error, warning, info, debug or trace but was '" + name + "'");
+    };
+  }
+
+  /** The loggers {@code --log-level} opens below INFO: the libraries' ({@code dev.tether.*}). */
+  private static final java.util.List<String> TETHER_LOGGERS = java.util.List.of("dev.tether");
+
+  /** Holds the configured loggers: java.util.logging keeps loggers weakly, and their levels must stick. */
+  private static final java.util.Set<Logger> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** Turns each line written to it into one JSON object on {@code out}. */
   static final class JsonLines extends OutputStream {

@@ -21,6 +21,13 @@ public interface CovenListener {
   /** A {@code SendMessage} arrived and is being bridged. */
   default void onRequest(String requestId, String threadId, int attachments) {}
 
+  /**
+   * The request {@code requestId} was translated and is being posted to the tether host as
+   * {@code frame} (a {@code user.message}): its {@code msg_id} is the one the host's and the
+   * agent's logs name, and the answer's frames carry.
+   */
+  default void onForwarded(String requestId, dev.tether.api.Frame frame) {}
+
   /** A request ended; {@code outcome} is {@code done}, {@code error: ...} or {@code cancelled}. */
   default void onRequestEnded(String requestId, String outcome) {}
 

@@ -57,6 +57,11 @@ public final class CovenMeters implements CovenListener {
   }
 
   @Override
+  public void onForwarded(String requestId, dev.tether.api.Frame frame) {
+    next.onForwarded(requestId, frame);
+  }
+
+  @Override
   public void onRequestEnded(String requestId, String outcome) {
     String kind = outcome.startsWith("error") ? "error" : outcome.equals("done") || outcome.equals("cancelled") ? outcome : "other";
     terminal.computeIfAbsent(kind, k -> Counter.builder("tether.coven.terminal").description("Terminal events sent, by kind")

@@ -245,6 +245,8 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
       return;
     }
     injected.forEach(injections::remove);
+    Frame posted = frame;
+    safely(() -> bridge.listener().onForwarded(request.getRequestId(), posted));
     turn.start(frame);
   }
 

@@ -49,8 +49,24 @@ final class LocalClient implements TetherClient {
     }
   }
 
+  /** Sends as {@link #store} does, and logs what the host accepted or refused as HTTP ingress does ({@link IngressLog}). */
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
+    return store(instance, frame).whenComplete((receipt, failure) -> {
+      if (!IngressLog.enabled()) {
+        return;
+      }
+      if (failure == null) {
+        IngressLog.accepted(instance, frame.toBuilder().msgId(receipt.msgId()).build(), receipt.ingressSeq());
+      } else {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        IngressLog.refused(instance, cause instanceof TetherException e ? e.code() : ErrorCode.INTERNAL, cause.getMessage());
+      }
+    });
+  }
+
+  private CompletableFuture<SendReceipt> store(String instance, Frame frame) {
     if (!blobImages || !known(instance)) {
       return delegate.send(instance, frame);
     }

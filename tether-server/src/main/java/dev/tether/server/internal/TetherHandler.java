@@ -483,7 +483,7 @@ final class TetherHandler extends Handler.Abstract {
     String refused = Encodings.refusal(request.getHeaders());
     if (refused != null) {
       int status = refused.startsWith("Content-Encoding") ? 415 : 501;
-      listener.frameRefused(entry.id(), ErrorBody.codeFor(status));
+      refused(entry.id(), ErrorBody.codeFor(status), refused);
       write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
       return;
@@ -493,7 +493,7 @@ final class TetherHandler extends Handler.Abstract {
     if (!ingressBudget.tryReserve(cost)) {
       // Reading one more large body could push the heap past its budget: refuse it before its
       // first byte is held, and discard what the client still sends.
-      listener.frameRefused(entry.id(), ErrorCode.UNAVAILABLE);
+      refused(entry.id(), ErrorCode.UNAVAILABLE, "ingress budget in use");
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       write(response, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE,
               "the server is reading too many large requests at once; retry shortly"),
@@ -503,7 +503,7 @@ final class TetherHandler extends Handler.Abstract {
     BodyReader.read(request, maxFrame).whenComplete((body, failure) -> {
       try {
         if (failure != null) {
-          listener.frameRefused(entry.id(), codeOf(unwrap(failure)));
+          refused(entry.id(), codeOf(unwrap(failure)), unwrap(failure).getMessage());
           refuseBody(unwrap(failure), request, response, callback, maxFrame);
           return;
         }
@@ -517,15 +517,23 @@ final class TetherHandler extends Handler.Abstract {
         Frame.Builder b = frame.toBuilder();
         String msgId = frame.msgId().orElseGet(MsgIds::host);
         SessionKey session = frame.session().orElse(SessionKey.host(SessionKey.DEFAULT_ID));
-        long seq = store.append(entry.id(), b.msgId(msgId).session(session).build());
+        Frame stored = b.msgId(msgId).session(session).build();
+        long seq = store.append(entry.id(), stored);
+        IngressLog.accepted(entry.id(), stored, seq);
         send(response, callback, 202, FrameJson.accepted(msgId, session.id(), seq));
       } catch (Throwable e) { // an Error too: the request is answered, never left hanging
-        listener.frameRefused(entry.id(), codeOf(e));
+        refused(entry.id(), codeOf(e), e.getMessage());
         fail(response, callback, e);
       } finally {
         ingressBudget.release(cost);
       }
     });
+  }
+
+  /** Counts and logs (at DEBUG: a client's fault) a frame refused on {@code instance}. */
+  private void refused(String instance, ErrorCode code, String why) {
+    listener.frameRefused(instance, code);
+    IngressLog.refused(instance, code, why);
   }
 
   private void refuseBody(Throwable cause, Request request, Response response, Callback callback, int maxFrame) {

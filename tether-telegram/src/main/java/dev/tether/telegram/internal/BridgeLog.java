@@ -27,6 +27,21 @@ public final class BridgeLog {
     LOGGER.log(Level.WARNING, token.redact(message));
   }
 
+  /** Whether {@link #debug} lines are written (so a caller can skip building one). */
+  public boolean debugging() {
+    return LOGGER.isLoggable(Level.DEBUG);
+  }
+
+  /**
+   * A line per ask at {@code DEBUG}, with its structured fields ({@code LogFields}: instance,
+   * session, {@code msg_id}, type) as the last parameter, for a log formatter that writes them.
+   */
+  public void debug(String message, java.util.Map<String, String> fields) {
+    if (LOGGER.isLoggable(Level.DEBUG)) {
+      LOGGER.log(Level.DEBUG, "{0}", token.redact(message), fields);
+    }
+  }
+
   /** The redacted text of {@code t}: its class and message, without the stack. */
   public String describe(Throwable t) {
     Throwable root = t;

@@ -130,6 +130,10 @@ final class Egress {
         for (Frame frame : page.frames()) {
           try {
             deliver(frame);
+            if (log.debugging()) {
+              log.debug("delivered " + frame.type() + " seq " + frame.seq() + " of " + frame.msgId().orElse("(no msg_id)"),
+                  dev.tether.api.internal.LogFields.of(config.instance(), frame));
+            }
           } catch (RuntimeException e) {
             // A frame this code cannot handle must not block the frames after it.
             log.warn("skipped " + frame.type() + " seq " + frame.seq() + ": " + log.describe(e));

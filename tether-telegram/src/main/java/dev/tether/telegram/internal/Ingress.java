@@ -279,7 +279,12 @@ final class Ingress {
     long backoff = config.retryInitial().toMillis();
     while (true) {
       try {
-        retrier.waitingOn(config.client().send(config.instance(), frame)).get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        dev.tether.client.SendReceipt sent = retrier.waitingOn(config.client().send(config.instance(), frame))
+            .get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (log.debugging()) {
+          log.debug("forwarded message " + m.messageId() + " from " + chat + " as " + sent.msgId() + " seq " + sent.ingressSeq(),
+              dev.tether.api.internal.LogFields.of(config.instance(), frame.toBuilder().msgId(sent.msgId()).build().withSeq(Math.max(0, sent.ingressSeq()))));
+        }
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
