@@ -57,6 +57,60 @@ final class SessionTimestamps {
     }
   }
 
+  /**
+   * {@link #fastPath(String)} of the Latin-1 text {@code b[from, to)}, without making the String:
+   * the same spelling accepted, the same instant, null for anything else.
+   */
+  static Instant fastPath(byte[] b, int from, int to) {
+    int n = to - from;
+    if (n < 20 || n > 30 || b[from + 4] != '-' || b[from + 7] != '-' || b[from + 10] != 'T'
+        || b[from + 13] != ':' || b[from + 16] != ':' || b[to - 1] != 'Z') {
+      return null;
+    }
+    int year = digits(b, from, from + 4);
+    int month = digits(b, from + 5, from + 7);
+    int day = digits(b, from + 8, from + 10);
+    int hour = digits(b, from + 11, from + 13);
+    int minute = digits(b, from + 14, from + 16);
+    int second = digits(b, from + 17, from + 19);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23
+        || minute < 0 || minute > 59 || second < 0 || second > 59) {
+      return null;
+    }
+    int nanos = 0;
+    if (n > 20) {
+      if (b[from + 19] != '.' || n == 21) {
+        return null;
+      }
+      int fraction = digits(b, from + 20, to - 1);
+      if (fraction < 0) {
+        return null;
+      }
+      nanos = fraction;
+      for (int i = n - 1 - 20; i < 9; i++) {
+        nanos *= 10;
+      }
+    }
+    try {
+      long epochDay = LocalDate.of(year, month, day).toEpochDay();
+      return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3600 + minute * 60 + second, nanos);
+    } catch (DateTimeException e) {
+      return null;
+    }
+  }
+
+  private static int digits(byte[] b, int from, int to) {
+    int value = 0;
+    for (int i = from; i < to; i++) {
+      int c = b[i];
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  }
+
   /** The decimal value of {@code s[from, to)} (at most 9 digits), or -1 when it holds anything else. */
   private static int digits(String s, int from, int to) {
     int value = 0;
