@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -27,6 +30,13 @@ final class CanonicalJson {
   /** Longer integers than this are left to the strict reading (a long holds 18 digits). */
   private static final int MAX_DIGITS = 18;
 
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long QUOTES = ONES * '"';
+  private static final long BACKSLASHES = ONES * '\\';
+  private static final long SPACES = ONES * 0x20;
+
   byte[] b;
   int pos;
   int end;
@@ -45,16 +55,9 @@ final class CanonicalJson {
 
   /** Consumes {@code literal} or declines. */
   void expect(byte[] literal) {
-    int n = literal.length;
-    if (end - pos < n) {
+    if (!consume(literal)) {
       throw decline();
     }
-    for (int i = 0; i < n; i++) {
-      if (b[pos + i] != literal[i]) {
-        throw decline();
-      }
-    }
-    pos += n;
   }
 
   /** Whether {@code literal} is next; consumed if so. */
@@ -63,7 +66,7 @@ final class CanonicalJson {
     if (end - pos < n) {
       return false;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) { // literals are short: a plain loop beats Arrays.equals' set-up
       if (b[pos + i] != literal[i]) {
         return false;
       }
@@ -93,6 +96,7 @@ final class CanonicalJson {
     int start = pos;
     boolean ascii = true;
     while (true) {
+      pos = plainEnd(pos);
       if (pos >= end) {
         throw decline();
       }
@@ -106,15 +110,39 @@ final class CanonicalJson {
       if (c < 0) {
         ascii = false;
         pos = utf8(pos);
-      } else if (c < 0x20) {
-        throw decline();
       } else {
-        pos++;
+        throw decline(); // a control character, which JSON strings may not hold raw
       }
     }
     int n = pos - start;
     pos++;
     return new String(b, start, n, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The index of the first byte from {@code i} that is a quote, a backslash, a control character
+   * or above 0x7F, or {@link #end}: eight bytes per step over the plain run between them.
+   */
+  private int plainEnd(int i) {
+    for (; i + 8 <= end; i += 8) {
+      long x = (long) LONGS.get(b, i);
+      long quote = x ^ QUOTES;
+      long backslash = x ^ BACKSLASHES;
+      // a zero byte in quote or backslash, a byte below 0x20, or a high bit (the has-zero-byte test;
+      // its lowest hit is exact, which is the one taken)
+      long hit = ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (x - SPACES) & ~x | x) & HIGHS;
+      if (hit != 0) {
+        return i + (Long.numberOfTrailingZeros(hit) >>> 3);
+      }
+    }
+    while (i < end) {
+      int c = b[i];
+      if (c == '"' || c == '\\' || c < 0x20) { // c < 0 for bytes above 0x7F
+        return i;
+      }
+      i++;
+    }
+    return i;
   }
 
   /** The rest of a string with escapes, from its first character at {@code start}. */

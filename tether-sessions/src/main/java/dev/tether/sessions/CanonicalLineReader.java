@@ -52,15 +52,38 @@ final class CanonicalLineReader {
   }
 
   private final CanonicalJson json = new CanonicalJson();
+  private final SessionTimestamps.DayCache days = new SessionTimestamps.DayCache();
 
   /** The turn in {@code line[from, to)} (no newline), or null when the line is not in the canonical form. */
   SessionTurn read(byte[] line, int from, int to) {
-    json.reset(line, from, to);
+    SessionTurn turn = turnAt(line, from, to);
+    return turn != null && json.pos == to ? turn : null;
+  }
+
+  /**
+   * The turn of the line that starts at {@code from} and ends at a newline before {@code limit},
+   * read without looking for the newline first (the canonical form holds no raw newline, so the
+   * reading stops at it); null when that line is not in the canonical form. After a turn,
+   * {@link #lineEnd()} is the newline's index.
+   */
+  SessionTurn readLine(byte[] bytes, int from, int limit) {
+    SessionTurn turn = turnAt(bytes, from, limit);
+    return turn != null && json.pos < limit && bytes[json.pos] == '\n' ? turn : null;
+  }
+
+  /** Where the last turn read ends. */
+  int lineEnd() {
+    return json.pos;
+  }
+
+  private SessionTurn turnAt(byte[] bytes, int from, int limit) {
+    json.reset(bytes, from, limit);
     try {
-      SessionTurn turn = turn();
-      return json.pos == to ? turn : null;
+      return turn();
     } catch (CanonicalJson.Decline e) {
       return null;
+    } catch (IllegalArgumentException e) {
+      return null; // a value a part's own constructor refuses, such as a key of upper-case hex
     }
   }
 
@@ -76,6 +99,11 @@ final class CanonicalLineReader {
     return new SessionTurn(role, ts, user, parts);
   }
 
+  /** Whether {@code Z"} ends at {@code quote}. */
+  private boolean closesAt(int quote) {
+    return quote < json.end && json.b[quote] == '"' && json.b[quote - 1] == 'Z';
+  }
+
   private static <T> T ascertain(boolean matched, T value) {
     if (!matched) {
       throw CanonicalJson.decline();
@@ -87,14 +115,13 @@ final class CanonicalLineReader {
   private Instant timestamp() {
     json.expect('"');
     int start = json.pos;
-    int close = start;
-    while (close < json.end && close - start <= 30 && json.b[close] != '"') {
-      close++;
-    }
-    if (close >= json.end || json.b[close] != '"') {
+    // Instant.toString() gives 0, 3, 6 or 9 fraction digits: the closing quote is at one of four places
+    int close = closesAt(start + 20) ? start + 20 : closesAt(start + 24) ? start + 24
+        : closesAt(start + 27) ? start + 27 : closesAt(start + 30) ? start + 30 : -1;
+    if (close < 0) {
       throw CanonicalJson.decline();
     }
-    Instant ts = SessionTimestamps.fastPath(json.b, start, close);
+    Instant ts = SessionTimestamps.fastPath(json.b, start, close, days);
     if (ts == null) {
       throw CanonicalJson.decline();
     }
@@ -162,13 +189,7 @@ final class CanonicalLineReader {
     if (json.end - start < HEX) {
       throw CanonicalJson.decline();
     }
-    for (int i = start; i < start + HEX; i++) {
-      int c = b[i];
-      if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
-        throw CanonicalJson.decline();
-      }
-    }
-    json.pos = start + HEX;
+    json.pos = start + HEX; // the 64 hex digits are checked by BlobKey's constructor
     int type = 0;
     while (type < TYPES.length && !json.consume(EXTENSIONS[type])) {
       type++;

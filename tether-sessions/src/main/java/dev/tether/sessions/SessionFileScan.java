@@ -77,14 +77,19 @@ record SessionFileScan(List<SessionTurn> turns, int skippedLines, long completeB
       List<SessionTurn> into, int[] lines) {
     int at = from;
     while (at < to) {
-      int newline = at;
-      while (bytes[newline] != '\n') {
-        newline++;
+      SessionTurn turn = canonical.readLine(bytes, at, to);
+      int newline;
+      if (turn != null) {
+        newline = canonical.lineEnd();
+      } else {
+        newline = at;
+        while (bytes[newline] != '\n') {
+          newline++;
+        }
       }
       if (newline - at > maxLineBytes) {
         return at;
       }
-      SessionTurn turn = canonical.read(bytes, at, newline);
       if (turn == null) {
         try {
           turn = SessionLineCodec.read(bytes, at, newline - at);
