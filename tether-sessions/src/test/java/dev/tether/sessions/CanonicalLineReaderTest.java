@@ -8,6 +8,7 @@ import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.booleans;
@@ -95,7 +96,7 @@ class CanonicalLineReaderTest {
       }
     }
     // the mutations must also reach lines that are still canonical (text changes), or the check proves little
-    assertEquals(true, accepted > 1000, "accepted " + accepted);
+    assertTrue(accepted > 1000, "accepted " + accepted);
   }
 
   private static byte[] mutate(byte[] line, Random random, byte[] interesting) {
