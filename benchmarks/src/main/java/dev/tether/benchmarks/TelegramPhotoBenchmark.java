@@ -6,10 +6,12 @@ import dev.tether.api.Frames;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
-import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
+import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.InlineImage;
 import dev.tether.images.Images;
 import dev.tether.telegram.TelegramChat;
+import dev.tether.telegram.internal.InlineImages;
 import dev.tether.telegram.internal.PhotoUpload;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -30,9 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The Telegram bridge's egress of an answer with four 5 MiB PNG images (an {@code assistant.done}
- * read from its wire bytes): the payload's typed view, each image validated against the bridge's
- * limits and turned into its {@code sendPhoto} multipart body ({@link PhotoUpload}), as the
- * bridge's egress does before each upload. The floor ({@code answerToUploadsFloor}) is one JDK
+ * read from its wire bytes): the payload read as the bridge's egress reads it (text and each
+ * image's base64 left in the payload's bytes, {@code ApiInternals.readAnswer}), each image checked
+ * against the bridge's limits and decoded from those bytes into its {@code sendPhoto} multipart body
+ * ({@link InlineImages}, {@link PhotoUpload}), as the egress does before each upload. The floor ({@code answerToUploadsFloor}) is one JDK
  * base64 decode of each image from the payload's bytes.
  *
  * <pre>
@@ -72,11 +75,11 @@ public class TelegramPhotoBenchmark {
 
   @Benchmark
   public List<PhotoUpload> answerToUploads() {
-    Payload.AssistantDone done = (Payload.AssistantDone) frame.payloadView();
+    ApiInternals.Answer done = ApiInternals.readAnswer(frame);
     List<PhotoUpload> uploads = new ArrayList<>(done.images().size());
     for (int i = 0; i < done.images().size(); i++) {
-      Image image = done.images().get(i);
-      Images.of(image.mediaType(), image.data(), Limits.defaults());
+      InlineImage image = done.images().get(i);
+      InlineImages.check(image, Limits.defaults());
       uploads.add(PhotoUpload.of(chat, image, i, i == done.images().size() - 1 ? done.text() : null));
     }
     return uploads;

@@ -23,4 +23,9 @@ final class InternalsBridge implements ApiInternals.Bridge {
   public Frame readShared(byte[] buffer, int offset, int length) {
     return FrameReader.readValidated(buffer, offset, length);
   }
+
+  @Override
+  public ApiInternals.Answer readAnswer(String type, RawJson payload) {
+    return PayloadJson.readAnswer(type, payload);
+  }
 }

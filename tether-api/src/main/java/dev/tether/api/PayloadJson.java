@@ -3,6 +3,8 @@ package dev.tether.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.InlineImage;
 import dev.tether.api.internal.RawStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +23,7 @@ final class PayloadJson {
   private static final class Fields {
     String text;
     String state;
-    List<Image> images;
+    List<InlineImage> images;
     User user;
     final Map<String, RawJson> extra = new LinkedHashMap<>();
   }
@@ -54,6 +56,15 @@ final class PayloadJson {
       default:
         throw new AssertionError(type);
     }
+  }
+
+  /** What {@link #read} gives for an answer, with each image's base64 left in the payload's bytes. */
+  static ApiInternals.Answer readAnswer(String type, RawJson payload) {
+    if (!type.equals(FrameTypes.ASSISTANT_DONE) && !type.equals(FrameTypes.ASSISTANT_MESSAGE)) {
+      throw new IllegalArgumentException("not an answer frame: " + type);
+    }
+    Fields f = parse(type, payload);
+    return new ApiInternals.Answer(requireText(type, f), f.images == null ? List.of() : List.copyOf(f.images));
   }
 
   private static boolean isModelled(String type) {
@@ -113,11 +124,11 @@ final class PayloadJson {
     return f;
   }
 
-  private static List<Image> readImages(JsonParser p, JsonToken t, RawJson payload) throws IOException {
+  private static List<InlineImage> readImages(JsonParser p, JsonToken t, RawJson payload) throws IOException {
     if (t != JsonToken.START_ARRAY) {
       throw malformed("images must be an array of {\"media_type\", \"data\"} objects");
     }
-    List<Image> images = new ArrayList<>();
+    List<InlineImage> images = new ArrayList<>();
     for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
       int index = images.size();
       if (e != JsonToken.START_OBJECT) {
@@ -125,7 +136,10 @@ final class PayloadJson {
             "image " + index + " must be an object {\"media_type\", \"data\"}");
       }
       String mediaType = null;
-      String data = null;
+      boolean hasData = false;
+      int dataStart = 0;
+      int dataEnd = -1; // -1: the base64 is dataText
+      String dataText = null;
       for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
         JsonToken v = p.nextToken();
         if (name.equals("media_type")) {
@@ -133,8 +147,16 @@ final class PayloadJson {
           mediaType = p.getText();
         } else if (name.equals("data")) {
           requireImageString(v, index, name);
-          // one Latin-1 copy of the base64 from the payload's bytes, not the parser's char buffer
-          data = RawStrings.value(p, payload.array, payload.offset, payload.offset + payload.length);
+          // the base64 stays in the payload's bytes unless the string has escapes (the parser
+          // still skips it, and rejects what JSON does not allow in a string)
+          int limit = payload.offset + payload.length;
+          hasData = true;
+          dataStart = payload.offset + (int) p.currentTokenLocation().getByteOffset() + 1;
+          dataEnd = RawStrings.plainEnd(payload.array, dataStart, limit);
+          if (dataEnd >= limit || payload.array[dataEnd] != '"') {
+            dataEnd = -1;
+            dataText = p.getText();
+          }
         } else {
           p.skipChildren(); // ref and size are reserved: ignored; other fields are not ours
         }
@@ -144,11 +166,12 @@ final class PayloadJson {
       }
       String declared = mediaType;
       MediaType type = MediaType.parse(declared).orElseThrow(() -> MediaType.unsupported(declared, index));
-      if (data == null) {
+      if (!hasData) {
         throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index
             + " has no inline \"data\" (\"ref\" is reserved; a \"blob\" ref is read after ImageRefs.inline resolves it)");
       }
-      images.add(new Image(type, data));
+      images.add(dataEnd >= 0 ? InlineImage.plain(type, payload.array, dataStart, dataEnd - dataStart)
+          : InlineImage.text(type, dataText));
     }
     return images;
   }
@@ -196,8 +219,15 @@ final class PayloadJson {
     return f.text;
   }
 
-  private static List<Image> orEmpty(List<Image> images) {
-    return images == null ? List.of() : images;
+  private static List<Image> orEmpty(List<InlineImage> images) {
+    if (images == null) {
+      return List.of();
+    }
+    List<Image> typed = new ArrayList<>(images.size());
+    for (InlineImage image : images) {
+      typed.add(image.toImage());
+    }
+    return typed;
   }
 
   private static TetherException malformed(String message) {

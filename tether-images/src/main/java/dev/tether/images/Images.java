@@ -43,6 +43,22 @@ public final class Images {
   }
 
   /**
+   * Checks an image's base64 where it already sits as bytes (a payload read from the wire),
+   * {@code base64[offset, offset + length)}, each byte one character of the text: the rules of
+   * {@link #of(MediaType, String, Limits)} in the same order and with the same errors (index 0),
+   * without copying the text into a String.
+   *
+   * @return the decoded size in bytes
+   * @throws TetherException as {@link #of(MediaType, String, Limits)} does for the same text
+   */
+  public static long check(MediaType mediaType, byte[] base64, int offset, int length, Limits limits) {
+    Objects.requireNonNull(mediaType, "mediaType");
+    Objects.requireNonNull(limits, "limits");
+    Objects.checkFromIndexSize(offset, length, base64.length);
+    return ImageCheck.check(mediaType, base64, offset, offset + length, 0, limits);
+  }
+
+  /**
    * An image from a {@code data:image/png;base64,...} URI: the prefix is stripped and its type
    * must be one of the four and match the bytes.
    */

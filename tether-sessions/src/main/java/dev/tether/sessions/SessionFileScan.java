@@ -23,12 +23,16 @@ record SessionFileScan(List<SessionTurn> turns, int skippedLines, long completeB
     long complete = 0;
     try (InputStream in = Files.newInputStream(file)) {
       SessionLineReader reader = new SessionLineReader(in, maxLineBytes);
+      CanonicalLineReader canonical = new CanonicalLineReader();
+      int[] lines = new int[1];
       while (true) {
-        // The chunk's complete lines in place, with one parser; the line the run stops at (and a
-        // line that spans chunks) is read on its own below, which also reports it.
+        // The chunk's complete lines in place; the line the run stops at (and a line that spans
+        // chunks) is read on its own below, which also reports it.
         int end = reader.completeLinesEnd();
         if (end > reader.chunkPos()) {
-          reader.skipLines(SessionLineCodec.readRun(reader.chunk(), reader.chunkPos(), end, maxLineBytes, turns));
+          lines[0] = 0;
+          int stop = readRun(canonical, reader.chunk(), reader.chunkPos(), end, maxLineBytes, turns, lines);
+          reader.skipLines(stop, lines[0]);
         }
         SessionLineReader.Kind kind = reader.next();
         if (kind == SessionLineReader.Kind.END) {
@@ -59,6 +63,45 @@ record SessionFileScan(List<SessionTurn> turns, int skippedLines, long completeB
       return new SessionFileScan(new ArrayList<>(), 0, 0);
     }
     return new SessionFileScan(turns, skipped, complete);
+  }
+
+  /**
+   * Reads the turns of the complete lines in {@code bytes[from, to)} ({@code to} just after a
+   * newline) in place: each line in the writer's own form by the {@link CanonicalLineReader}, any
+   * other by the strict {@link SessionLineCodec#read}, exactly as its line-by-line reading would.
+   * Stops at the first line that is too long, blank or not a turn, and returns where it starts, so
+   * that the line-by-line reading takes over there and reports it; {@code lines[0]} counts the lines
+   * read.
+   */
+  private static int readRun(CanonicalLineReader canonical, byte[] bytes, int from, int to, int maxLineBytes,
+      List<SessionTurn> into, int[] lines) {
+    int at = from;
+    while (at < to) {
+      SessionTurn turn = canonical.readLine(bytes, at, to);
+      int newline;
+      if (turn != null) {
+        newline = canonical.lineEnd();
+      } else {
+        newline = at;
+        while (bytes[newline] != '\n') {
+          newline++;
+        }
+      }
+      if (newline - at > maxLineBytes) {
+        return at;
+      }
+      if (turn == null) {
+        try {
+          turn = SessionLineCodec.read(bytes, at, newline - at);
+        } catch (SessionLineException e) {
+          return at; // a blank line or not a turn: the line-by-line reading skips or reports it
+        }
+      }
+      into.add(turn);
+      lines[0]++;
+      at = newline + 1;
+    }
+    return at;
   }
 
   /** Adds every blob the file's readable turns refer to. */

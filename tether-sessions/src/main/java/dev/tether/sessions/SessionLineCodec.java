@@ -134,49 +134,6 @@ final class SessionLineCodec {
     }
   }
 
-  /**
-   * Reads the turns of consecutive lines in {@code bytes[from, to)} ({@code to} just after a
-   * newline) with one parser, instead of one parser per line, which costs more than the line's
-   * own parse. Only lines that are exactly one turn object, followed by nothing but whitespace
-   * before the newline and at most {@code maxLineBytes} long, are read here; at the first line
-   * that is anything else (blank, too long, not a turn, more than one value, not JSON) this stops
-   * and returns where that line starts, so that the line-by-line reading takes over there and
-   * reports it. The turns read are added to {@code into}.
-   */
-  static int readRun(byte[] bytes, int from, int to, int maxLineBytes, List<SessionTurn> into) {
-    int lineStart = from;
-    try (JsonParser p = READER.createParser(bytes, from, to - from)) {
-      while (lineStart < to) {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-          return lineStart;
-        }
-        int start = from + (int) p.currentTokenLocation().getByteOffset();
-        for (int i = lineStart; i < start; i++) {
-          if (bytes[i] == '\n') {
-            return lineStart; // a blank line: its own reading counts and skips it
-          }
-        }
-        Reading reading = new Reading();
-        TurnFields fields = fields(p, reading);
-        int newline = from + (int) p.currentLocation().getByteOffset();
-        while (bytes[newline] == ' ' || bytes[newline] == '\t' || bytes[newline] == '\r') {
-          newline++;
-        }
-        if (bytes[newline] != '\n' || newline - lineStart > maxLineBytes) {
-          return lineStart;
-        }
-        if (reading.unchecked) {
-          requireNoDuplicates(bytes, lineStart, newline - lineStart);
-        }
-        into.add(fields.turn());
-        lineStart = newline + 1;
-      }
-    } catch (IOException | SessionLineException | IllegalArgumentException | dev.tether.api.TetherException e) {
-      // the line-by-line reading takes over at this line and reports what is wrong with it
-    }
-    return lineStart;
-  }
-
   /** The fields of one turn object as read, before the checks that need all of them. */
   private record TurnFields(Role role, Instant ts, String user, List<SessionPart> parts) {
     SessionTurn turn() throws SessionLineException {

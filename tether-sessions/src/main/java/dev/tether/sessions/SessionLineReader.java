@@ -106,16 +106,12 @@ final class SessionLineReader {
     return chunkPos;
   }
 
-  /** Marks {@code chunk[chunkPos(), to)}, whole lines each ending in a newline, as read. */
-  void skipLines(int to) {
+  /** Marks {@code chunk[chunkPos(), to)}, {@code lines} whole lines each ending in a newline, as read. */
+  void skipLines(int to, int lines) {
     if (to <= chunkPos) {
       return;
     }
-    for (int i = chunkPos; i < to; i++) {
-      if (chunk[i] == '\n') {
-        lineNumber++;
-      }
-    }
+    lineNumber += lines;
     position += to - chunkPos;
     chunkPos = to;
     completeBytes = position;

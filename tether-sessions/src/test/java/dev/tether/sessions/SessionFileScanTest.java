@@ -19,7 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SessionFileScanTest {
   private static final String KEY = "a".repeat(64) + ".png";
+  private static final String CANONICAL = "{\"role\":\"user\",\"ts\":\"2026-01-01T00:00:00Z\",\"content\":[{\"type\":\"text\",\"text\":\"";
+  private static final String CANONICAL_END = "\"}]}";
   private static final String[] LINES = {
+      // in the writer's own form: read by the fast path
+      CANONICAL + "caf\u00e9 \\\" \\n \ud83d\ude00" + CANONICAL_END,
+      "{\"role\":\"assistant\",\"ts\":\"2026-01-01T00:00:00.5Z\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"bash\",\"input\":{\"cmd\":\"ls\"}}]}",
       "{\"role\":\"user\",\"ts\":\"2026-01-01T00:00:00Z\",\"user\":\"Alice\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}",
       "{\"role\":\"assistant\",\"content\":[{\"type\":\"image\",\"key\":\"" + KEY + "\",\"media_type\":\"image/png\",\"size\":3}]}",
       "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"bash\",\"input\":{\"cmd\":\"ls\"}}]}",
@@ -37,7 +42,24 @@ class SessionFileScanTest {
       "[1,2]",
       "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"unterminated}]}",
       "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"caf\u00e9 \\u00e9\"}]}",
+      // canonical lines of exactly the even rounds' line limit (200 bytes) and one byte more
+      CANONICAL + "x".repeat(200 - CANONICAL.length() - CANONICAL_END.length()) + CANONICAL_END,
+      CANONICAL + "x".repeat(201 - CANONICAL.length() - CANONICAL_END.length()) + CANONICAL_END,
+      "INVALID UTF-8",
   };
+  /** The line's bytes; "INVALID UTF-8" is a canonical line holding an encoded surrogate and a raw NUL. */
+  private static byte[] bytes(String line) {
+    if (!line.equals("INVALID UTF-8")) {
+      return line.getBytes(StandardCharsets.UTF_8);
+    }
+    byte[] out = (CANONICAL + "\u0000\u0000\u0000 " + CANONICAL_END).getBytes(StandardCharsets.ISO_8859_1);
+    int at = CANONICAL.length();
+    out[at] = (byte) 0xed; // U+D800 as UTF-8: not valid UTF-8
+    out[at + 1] = (byte) 0xa0;
+    out[at + 2] = (byte) 0x80;
+    out[at + 3] = 0; // a raw NUL in a string
+    return out;
+  }
 
   @Test
   void anyMixOfLines_loadsAndSkipsExactlyWhatReadingEachLineAloneDoes(@TempDir Path dir) throws Exception {
@@ -50,7 +72,7 @@ class SessionFileScanTest {
       int lines = 50 + random.nextInt(round < 5 ? 50 : 3000); // past the 64 KiB chunk from round 5 on
       for (int i = 0; i < lines; i++) {
         String line = random.nextInt(3) == 0 ? LINES[random.nextInt(LINES.length)] : LINES[random.nextInt(5)];
-        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = bytes(line);
         file.write(bytes);
         file.write('\n');
         if (line.isBlank()) {

@@ -2,12 +2,14 @@ package dev.tether.telegram;
 
 import static dev.tether.telegram.BridgeHarness.CHAT;
 import static dev.tether.telegram.BridgeHarness.INSTANCE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.Frame;
 import dev.tether.api.Image;
+import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
@@ -178,6 +180,37 @@ class EgressTest {
       RecordingBotApi.Call text = h.api.awaitText(CHAT, "see the picture");
       assertEquals("sendMessage", text.method());
       assertEquals(List.of(), h.api.calls("sendPhoto", "sendDocument"));
+    }
+  }
+
+  @Test
+  void hostileAnswerImages_areEachLeftOutWithTheirCode_andTheValidOnesArriveWithTheirExactBytes() throws Exception {
+    try (BridgeHarness h = new BridgeHarness(dir)) {
+      h.start(b -> b.limits(Limits.builder().maxImageBytes(4000).build()));
+      byte[] small = TestImages.png(20, 20);
+      byte[] big = TestImages.paddedJpeg(5000);
+      String smallB64 = Base64.getEncoder().encodeToString(small);
+      // the same valid PNG with JSON escapes in its string, read through the parser, not the payload's bytes
+      String escaped = "\\u00" + Integer.toHexString(smallB64.charAt(0)) + smallB64.substring(1).replace("/", "\\/");
+      String json = "{\"text\":\"four images\",\"images\":["
+          + "{\"media_type\":\"image/png\",\"data\":\"" + smallB64.replace('+', '-') + "_\"},"
+          + "{\"media_type\":\"image/png\",\"data\":\"" + escaped + "\"},"
+          + "{\"media_type\":\"image/jpeg\",\"data\":\"" + Base64.getEncoder().encodeToString(big) + "\"},"
+          + "{\"media_type\":\"image/png\",\"data\":\"data:image/png;base64," + smallB64 + "\"},"
+          + "{\"media_type\":\"image/png\",\"data\":\"" + smallB64 + "\"}]}";
+      h.store.append(INSTANCE, Frame.builder("assistant.done").version(1).session(CHAT_SESSION).msgId("m")
+          .payload(RawJson.of(json)).build());
+      h.api.awaitText(CHAT, "four images");
+      List<RecordingBotApi.Call> delivered = h.api.delivered();
+      assertEquals(List.of("sendMessage", "sendMessage", "sendMessage", "sendPhoto", "sendPhoto"),
+          delivered.stream().map(RecordingBotApi.Call::method).toList(), RecordingBotApi.describe(delivered));
+      assertTrue(delivered.get(0).text().contains("INVALID_BASE64"), delivered.get(0).text());
+      assertTrue(delivered.get(1).text().contains("IMAGE_TOO_LARGE"), delivered.get(1).text());
+      assertTrue(delivered.get(2).text().contains("DATA_URI_NOT_ALLOWED"), delivered.get(2).text());
+      assertArrayEquals(small, delivered.get(3).upload().bytes(), "the escaped image, decoded from its text");
+      assertArrayEquals(small, delivered.get(4).upload().bytes(), "the plain image, decoded from the payload's bytes");
+      assertEquals("image-2.png", delivered.get(4).upload().fileName());
+      assertEquals("four images", delivered.get(4).fields().get("caption"));
     }
   }
 

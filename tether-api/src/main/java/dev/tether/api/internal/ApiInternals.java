@@ -26,6 +26,23 @@ public final class ApiInternals {
      * {@code v} reads as 1.
      */
     dev.tether.api.Frame readShared(byte[] buffer, int offset, int length);
+
+    /** See {@link ApiInternals#readAnswer}. */
+    Answer readAnswer(String type, RawJson payload);
+  }
+
+  /**
+   * An answer's payload ({@code assistant.done} or {@code assistant.message}) as {@link
+   * dev.tether.api.Frame#payloadView()} reads it, with each image's base64 left in the payload.
+   *
+   * @param text the answer's text
+   * @param images its inline images, in order
+   */
+  public record Answer(String text, java.util.List<InlineImage> images) {
+    public Answer {
+      Objects.requireNonNull(text, "text");
+      images = java.util.List.copyOf(images);
+    }
   }
 
   private static volatile Bridge bridge;
@@ -59,6 +76,19 @@ public final class ApiInternals {
   public static dev.tether.api.Frame readShared(byte[] buffer, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, buffer.length);
     return bridge().readShared(buffer, offset, length);
+  }
+
+  /**
+   * Reads an {@code assistant.done} or {@code assistant.message} frame's payload by the rules and
+   * with the errors of {@link dev.tether.api.Frame#payloadView()}, but without a String copy of
+   * each image's base64: a consumer that decodes the images (the Telegram bridge) reads them from
+   * the payload's bytes.
+   *
+   * @throws dev.tether.api.TetherException where {@code payloadView()} throws
+   * @throws IllegalArgumentException for a frame of another type
+   */
+  public static Answer readAnswer(dev.tether.api.Frame frame) {
+    return bridge().readAnswer(frame.type(), frame.payload());
   }
 
   private static Bridge bridge() {

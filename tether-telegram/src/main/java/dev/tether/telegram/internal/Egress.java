@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
-import dev.tether.api.Image;
 import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.InlineImage;
 import dev.tether.api.internal.TetherJson;
-import dev.tether.images.Images;
 import dev.tether.media.MediaFrames;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
@@ -63,7 +63,7 @@ final class Egress {
   /** One Telegram message of an answer. */
   private sealed interface Part permits FilePart, TextPart, EditPart {}
 
-  private record FilePart(Image image, int index, String caption) implements Part {}
+  private record FilePart(InlineImage image, int index, String caption) implements Part {}
 
   private record TextPart(String text) implements Part {}
 
@@ -177,15 +177,27 @@ final class Egress {
       return;
     }
     TelegramChat chat = target.get();
-    Payload payload;
+    String msgId = frame.msgId().orElse("");
+    boolean answer = FrameTypes.ASSISTANT_DONE.equals(frame.type()) || FrameTypes.ASSISTANT_MESSAGE.equals(frame.type());
+    Payload payload = null;
+    ApiInternals.Answer read = null;
     try {
-      payload = frame.payloadView();
+      // an answer's images stay in the frame's bytes: they are checked and decoded from there
+      if (answer) {
+        read = ApiInternals.readAnswer(frame);
+      } else {
+        payload = frame.payloadView();
+      }
     } catch (TetherException e) {
       log.warn("skipped " + frame.type() + " seq " + frame.seq() + " for " + chat + ": " + e.getMessage());
       return;
     }
-    String msgId = frame.msgId().orElse("");
-    if (payload instanceof Payload.Presence p) {
+    if (read != null) {
+      if (FrameTypes.ASSISTANT_DONE.equals(frame.type())) {
+        typing.stop(chat);
+      }
+      sendAnswer(frame.seq(), chat, msgId, read.text(), read.images());
+    } else if (payload instanceof Payload.Presence p) {
       if (Payload.Presence.THINKING.equals(p.state())) {
         typing.start(chat);
       } else {
@@ -195,18 +207,13 @@ final class Egress {
       if (edits != null) {
         edits.delta(chat, msgId, d.text());
       }
-    } else if (payload instanceof Payload.AssistantDone d) {
-      typing.stop(chat);
-      sendAnswer(frame.seq(), chat, msgId, d.text(), d.images());
-    } else if (payload instanceof Payload.AssistantMessage m) {
-      sendAnswer(frame.seq(), chat, msgId, m.text(), m.images());
     } else {
       typing.stop(chat);
       sendAnswer(frame.seq(), chat, msgId, "The agent reported an error: " + errorText(frame.payload().toByteArray()), List.of());
     }
   }
 
-  private void sendAnswer(long seq, TelegramChat chat, String msgId, String text, List<Image> images) throws IOException {
+  private void sendAnswer(long seq, TelegramChat chat, String msgId, String text, List<InlineImage> images) throws IOException {
     long draft = edits == null ? 0 : edits.finish(chat, msgId);
     List<Part> parts = parts(text, images, draft);
     long done = state.get(PARTIAL_SEQ) == seq ? state.get(PARTS_SENT) : 0;
@@ -221,13 +228,14 @@ final class Egress {
    * images, then the text. The same for the same frame whether or not a draft exists, so a restart
    * can resume by index.
    */
-  private List<Part> parts(String text, List<Image> images, long draft) {
+  private List<Part> parts(String text, List<InlineImage> images, long draft) {
     List<Part> parts = new ArrayList<>();
-    List<Image> valid = new ArrayList<>();
+    List<InlineImage> valid = new ArrayList<>();
     for (int i = 0; i < images.size(); i++) {
-      Image image = images.get(i);
+      InlineImage image = images.get(i);
       try {
-        valid.add(Images.of(image.mediaType(), image.data(), config.limits()));
+        InlineImages.check(image, config.limits());
+        valid.add(image);
       } catch (TetherException e) {
         log.warn("image " + i + " of an answer not sent: " + e.getMessage());
         parts.add(new TextPart("(An image of this answer could not be shown: " + e.code() + ".)"));

@@ -1,6 +1,8 @@
 package dev.tether.telegram.internal;
 
 import dev.tether.api.Image;
+import dev.tether.api.MediaType;
+import dev.tether.api.internal.InlineImage;
 import dev.tether.telegram.TelegramChat;
 import java.util.Arrays;
 import java.util.Base64;
@@ -73,10 +75,21 @@ public record PhotoUpload(String method, String contentType, Body body) {
    * named {@code image-<index + 1>.<ext>}), to {@code chat}, with {@code caption} when not null.
    */
   public static PhotoUpload of(TelegramChat chat, Image image, int index, String caption) {
-    byte[] bytes = decode(image.data());
-    String method = PhotoRules.methodFor(image.mediaType(), bytes);
+    return of(chat, image.mediaType(), decode(image.data()), index, caption);
+  }
+
+  /**
+   * The upload of an answer's image read from the frame's bytes ({@link InlineImages}), which must
+   * already be {@link InlineImages#check checked}: decoded straight from the payload, no String.
+   */
+  public static PhotoUpload of(TelegramChat chat, InlineImage image, int index, String caption) {
+    return of(chat, image.mediaType(), InlineImages.decode(image), index, caption);
+  }
+
+  private static PhotoUpload of(TelegramChat chat, MediaType type, byte[] bytes, int index, String caption) {
+    String method = PhotoRules.methodFor(type, bytes);
     String field = method.equals("sendPhoto") ? "photo" : "document";
-    String name = "image-" + (index + 1) + "." + image.mediaType().extension();
+    String name = "image-" + (index + 1) + "." + type.extension();
     Multipart form = new Multipart().field("chat_id", Long.toString(chat.chatId()));
     if (chat.threadId().isPresent()) {
       form.field("message_thread_id", Long.toString(chat.threadId().getAsLong()));
@@ -84,7 +97,7 @@ public record PhotoUpload(String method, String contentType, Body body) {
     if (caption != null && !caption.isEmpty()) {
       form.field("caption", caption);
     }
-    return new PhotoUpload(method, form.contentType(), new Body(form.file(field, name, image.mediaType().mimeType(), bytes)));
+    return new PhotoUpload(method, form.contentType(), new Body(form.file(field, name, type.mimeType(), bytes)));
   }
 
   /**
