@@ -43,6 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       wake latency is also recorded in a timer.
  * </ul>
  *
+ * <p>{@code meters=registryOnly} is unbound with a registry and a bound store in the same JVM, a
+ * control for effects of having Micrometer loaded (JIT, heap) rather than of binding.
+ *
  * <p>Target: bound at most 1.05x unbound for both.
  *
  * <pre>
@@ -56,7 +59,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class MetersOverheadBenchmark {
-  @Param({"unbound", "bound"})
+  @Param({"unbound", "bound", "registryOnly"})
   public String meters;
 
   private static final SessionKey SESSION = SessionKey.host("wake");
@@ -68,9 +71,19 @@ public class MetersOverheadBenchmark {
   @Setup
   public void setUp() {
     StoreListener listener = StoreListener.NONE;
-    if (meters.equals("bound")) {
+    if (!meters.equals("unbound")) {
       registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      listener = TetherMeters.of(registry).instanceTags(InstanceTags.only(Set.of("vm"))).storeListener("memory");
+      StoreListener bound = TetherMeters.of(registry).instanceTags(InstanceTags.only(Set.of("vm"))).storeListener("memory");
+      if (meters.equals("bound")) {
+        listener = bound;
+      } else {
+        // registryOnly: the registry and a bound store exist in the JVM (Micrometer loaded, its
+        // meters registered) but the measured store is unbound. Tells what merely having
+        // Micrometer in the process does to the JIT and heap apart from what binding costs.
+        MemoryTetherStore other = MemoryTetherStore.builder().listener(bound).build();
+        other.append("vm", StoreBenchSupport.frame(SessionKey.host("s"), 200));
+        other.close();
+      }
     }
     store = MemoryTetherStore.builder().listener(listener).build();
     frame = StoreBenchSupport.frame(SessionKey.host("s0"), 200);

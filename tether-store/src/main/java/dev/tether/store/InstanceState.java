@@ -72,7 +72,6 @@ final class InstanceState {
       java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle,
       StoreListener listener) {
     this.listening = listener != StoreListener.NONE;
-    this.listener = listening ? java.util.Objects.requireNonNull(listener.forInstance(name, counts), "forInstance") : listener;
     this.name = name;
     this.ring = new FrameRing(retention, counts);
     this.timer = timer;
@@ -80,6 +79,8 @@ final class InstanceState {
     this.budget = budget;
     this.onIdle = onIdle;
     ring.advanceSeq(seqFloor);
+    // Last: the binder registers meters here (allocating), after the state's own objects.
+    this.listener = listening ? java.util.Objects.requireNonNull(listener.forInstance(name, counts), "forInstance") : listener;
   }
 
   private boolean idleLocked() {
