@@ -68,8 +68,9 @@ public interface FrameCounts {
   long appendedBytes(int typeIndex);
 
   /**
-   * Retained frames evicted, by the instance's count or byte cap or by the store-wide budget.
-   * Transient deltas leaving their live window are not evictions.
+   * Retained frames evicted, by the instance's count or byte cap or by the store-wide budget
+   * (also frames a durable store leaves out of memory on restart because its caps were lowered
+   * since they were written). Transient deltas leaving their live window are not evictions.
    */
   long evictedFrames();
 
