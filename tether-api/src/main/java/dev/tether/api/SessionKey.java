@@ -27,6 +27,19 @@ public record SessionKey(String channel, String id) {
     return new SessionKey(HOST_CHANNEL, id);
   }
 
+  // Written out rather than left to the record's generated methods: those dispatch through
+  // ObjectMethods method handles whose shared call sites other records in the process can make
+  // megamorphic, and every append looks its session up by this key.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SessionKey k && channel.equals(k.channel) && id.equals(k.id);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * channel.hashCode() + id.hashCode();
+  }
+
   @Override
   public String toString() {
     return channel + ":" + id;

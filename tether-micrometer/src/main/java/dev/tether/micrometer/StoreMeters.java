@@ -1,7 +1,8 @@
 package dev.tether.micrometer;
 
+import dev.tether.store.FrameCounts;
 import dev.tether.store.StoreListener;
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -10,9 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link StoreListener} that records into a {@link MeterRegistry}. Meters (tags {@code store},
- * {@code instance} bounded by {@link InstanceTags}, {@code type} one of the wire's frame types or
- * {@code other}):
+ * A {@link StoreListener} that maps a store to a {@link MeterRegistry}. Meters (tags {@code store},
+ * {@code instance} bounded by {@link InstanceTags}, {@code type} one of
+ * {@link FrameCounts#TYPES}):
  *
  * <ul>
  *   <li>{@code tether.frames.appended}, {@code tether.frames.appended.bytes} (instance, type)
@@ -23,16 +24,25 @@ import java.util.concurrent.TimeUnit;
  *       until its acknowledgement
  * </ul>
  *
- * Meters are created once per instance tag value and kept, so an event costs a map lookup and a
- * counter increment. Thread-safe. Get one from {@link TetherMeters#storeListener(String)}.
+ * <p><b>Cost.</b> The five counters are {@link FunctionCounter}s: the store counts in its own
+ * {@link FrameCounts} (plain stores under the lock an append already holds) and a counter sums the
+ * counts of the instances that share its tag value when the registry is scraped, so an append
+ * costs no meter at all. Only the two timers are recorded per event.
+ *
+ * <p><b>Lifetimes.</b> An instance's meters are registered when the store creates its state (so a
+ * scrape shows them at 0 before the first frame), once per tag value; instances released by the
+ * store (removed, freed as idle) keep their totals in their tag's counters, which therefore never
+ * decrease (see {@link TagCounts}).
+ *
+ * <p>Thread-safe. Get one from {@link TetherMeters#storeListener(String)}, which hands out one per
+ * store name: two of the same name in one registry would register the same counters, and only the
+ * first would be read.
  */
 public final class StoreMeters implements StoreListener {
   private final MeterRegistry registry;
   private final InstanceTags instances;
   private final String store;
-  private static final int MAX_NAMES = 10_000;
-  private final ConcurrentHashMap<String, PerInstance> byInstance = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, PerInstance> byTag = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, PerTag> byTag = new ConcurrentHashMap<>();
   private final Timer commit;
 
   StoreMeters(MeterRegistry registry, InstanceTags instances, String store) {
@@ -44,51 +54,37 @@ public final class StoreMeters implements StoreListener {
   }
 
   /**
-   * The meters of one instance tag value: what {@link #forInstance} hands a store, so its events
-   * cost no lookup. The instance argument of its methods is ignored (it is the one it was made for).
+   * The meters of one instance tag value, and the listener {@link #forInstance} hands a store for
+   * each instance under it, so a wake costs no lookup. The instance argument of its methods is
+   * ignored (it is the tag it was made for).
    */
-  private final class PerInstance implements StoreListener {
-    final Counter[] appended = new Counter[FrameTypeTags.OTHER_INDEX + 1];
-    final Counter[] appendedBytes = new Counter[FrameTypeTags.OTHER_INDEX + 1];
-    final Counter evicted;
-    final Counter evictedBytes;
-    final Counter gaps;
+  private final class PerTag implements StoreListener {
+    final TagCounts counts = new TagCounts();
     final Timer wake;
 
-    PerInstance(String tag) {
-      for (int i = 0; i <= FrameTypeTags.OTHER_INDEX; i++) {
-        String type = FrameTypeTags.name(i);
-        appended[i] = Counter.builder("tether.frames.appended").description("Frames stored")
-            .tags("store", store, "instance", tag, "type", type).register(registry);
-        appendedBytes[i] = Counter.builder("tether.frames.appended.bytes").description("Payload bytes stored").baseUnit("bytes")
-            .tags("store", store, "instance", tag, "type", type).register(registry);
+    PerTag(String tag) {
+      for (int i = 0; i < FrameCounts.TYPES.size(); i++) {
+        int type = i;
+        String typeName = FrameCounts.TYPES.get(i);
+        FunctionCounter.builder("tether.frames.appended", counts, c -> c.appendedFrames(type)).description("Frames stored")
+            .tags("store", store, "instance", tag, "type", typeName).register(registry);
+        FunctionCounter.builder("tether.frames.appended.bytes", counts, c -> c.appendedBytes(type))
+            .description("Payload bytes stored").baseUnit("bytes")
+            .tags("store", store, "instance", tag, "type", typeName).register(registry);
       }
-      evicted = Counter.builder("tether.frames.evicted").description("Frames evicted by a cap or the store budget")
-          .tags("store", store, "instance", tag).register(registry);
-      evictedBytes = Counter.builder("tether.frames.evicted.bytes").description("Payload bytes evicted").baseUnit("bytes")
-          .tags("store", store, "instance", tag).register(registry);
-      gaps = Counter.builder("tether.gaps.served").description("Answers that reported evicted frames (gap: true)")
-          .tags("store", store, "instance", tag).register(registry);
+      FunctionCounter.builder("tether.frames.evicted", counts, TagCounts::evictedFrames)
+          .description("Frames evicted by a cap or the store budget").tags("store", store, "instance", tag).register(registry);
+      FunctionCounter.builder("tether.frames.evicted.bytes", counts, TagCounts::evictedBytes)
+          .description("Payload bytes evicted").baseUnit("bytes").tags("store", store, "instance", tag).register(registry);
+      FunctionCounter.builder("tether.gaps.served", counts, TagCounts::gapsServed)
+          .description("Answers that reported evicted frames (gap: true)").tags("store", store, "instance", tag).register(registry);
       wake = Timer.builder("tether.wake.latency").description("From a stored frame to the completion of the wait it woke")
           .tags("store", store, "instance", tag).serviceLevelObjectives(Buckets.LATENCY).register(registry);
     }
 
     @Override
-    public void appended(String instance, String type, long payloadBytes) {
-      int t = FrameTypeTags.index(type);
-      appended[t].increment();
-      appendedBytes[t].increment(payloadBytes);
-    }
-
-    @Override
-    public void evicted(String instance, int frames, long payloadBytes) {
-      evicted.increment(frames);
-      evictedBytes.increment(payloadBytes);
-    }
-
-    @Override
-    public void gapServed(String instance) {
-      gaps.increment();
+    public void released(String instance, FrameCounts released) {
+      counts.release(released);
     }
 
     @Override
@@ -102,39 +98,22 @@ public final class StoreMeters implements StoreListener {
     }
   }
 
-  @Override
-  public StoreListener forInstance(String instance) {
-    return of(instance);
+  private PerTag of(String instance) {
+    // The function counters hold their TagCounts weakly: the map keeps it (and the tag's meters) for good.
+    return byTag.computeIfAbsent(instances.of(instance), PerTag::new);
   }
 
-  private PerInstance of(String instance) {
-    PerInstance p = byInstance.get(instance);
-    if (p != null) {
-      return p;
-    }
-    String tag = instances.of(instance);
-    p = byTag.computeIfAbsent(tag, PerInstance::new);
-    // Remembers the decision per name, for at most MAX_NAMES names (removed instances and hostile
-    // names included); past it a name is looked up in the InstanceTags each time.
-    if (byInstance.size() < MAX_NAMES) {
-      byInstance.putIfAbsent(instance, p);
-    }
+  /** Registers the instance's tag meters if new and starts reading {@code counts} into them. */
+  @Override
+  public StoreListener forInstance(String instance, FrameCounts counts) {
+    PerTag p = of(instance);
+    p.counts.add(Objects.requireNonNull(counts, "counts"));
     return p;
   }
 
   @Override
-  public void appended(String instance, String type, long payloadBytes) {
-    of(instance).appended(instance, type, payloadBytes);
-  }
-
-  @Override
-  public void evicted(String instance, int frames, long payloadBytes) {
-    of(instance).evicted(instance, frames, payloadBytes);
-  }
-
-  @Override
-  public void gapServed(String instance) {
-    of(instance).gapServed(instance);
+  public void released(String instance, FrameCounts counts) {
+    of(instance).released(instance, counts);
   }
 
   @Override
@@ -145,6 +124,12 @@ public final class StoreMeters implements StoreListener {
   @Override
   public void committed(String storeName, int frames, long nanos) {
     commit.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Instance states whose counts are read now under {@code tag} (released ones excluded); for tests. */
+  int liveStates(String tag) {
+    PerTag p = byTag.get(tag);
+    return p == null ? 0 : p.counts.liveStates();
   }
 
   /** Latency buckets shared by the timers: 1 ms to 30 s. */

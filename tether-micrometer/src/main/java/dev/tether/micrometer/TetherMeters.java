@@ -29,6 +29,7 @@ import java.util.Objects;
 public final class TetherMeters {
   private final MeterRegistry registry;
   private InstanceTags instances = InstanceTags.none();
+  private final java.util.Map<String, StoreMeters> stores = new java.util.concurrent.ConcurrentHashMap<>();
 
   private TetherMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -46,10 +47,13 @@ public final class TetherMeters {
 
   /**
    * For a store builder's {@code listener(...)}: tagged {@code store} = {@code storeName}
-   * ({@code memory}, {@code sqlite}, {@code jetstream}); see {@link StoreMeters}.
+   * ({@code memory}, {@code sqlite}, {@code jetstream}); see {@link StoreMeters}. The same name
+   * returns the same listener (its counters read every store it is given to), with the instance
+   * tags set when it was first asked for.
    */
   public StoreMeters storeListener(String storeName) {
-    return new StoreMeters(registry, instances, storeName);
+    Objects.requireNonNull(storeName, "storeName");
+    return stores.computeIfAbsent(storeName, n -> new StoreMeters(registry, instances, n));
   }
 
   /** For {@code TetherServer.Builder.listener}; call {@link ServerMeters#bind} once the server started. */

@@ -43,8 +43,8 @@ final class FrameRing {
   private long firstOrd;
   private long nextOrd;
   private long bytes;
-  private long evictedFrames;
-  private long evictedBytes;
+  /** Where evictions are counted; the owner's counts (written under its lock, as this ring). */
+  private final InstanceCounts counts;
   private long lastSeq;
   private long maxEvictedSeq;
   private final Map<SessionKey, Session> sessions = new HashMap<>();
@@ -56,7 +56,13 @@ final class FrameRing {
   }
 
   FrameRing(Retention retention) {
+    this(retention, new InstanceCounts());
+  }
+
+  /** A ring that counts its evictions in {@code counts}. */
+  FrameRing(Retention retention, InstanceCounts counts) {
     this.retention = retention;
+    this.counts = counts;
   }
 
   long lastSeq() {
@@ -176,21 +182,10 @@ final class FrameRing {
     }
   }
 
-  /** Frames evicted so far (all causes); with {@link #evictedBytes()}, what a listener is told. */
-  long evictedFrames() {
-    return evictedFrames;
-  }
-
-  /** Payload bytes evicted so far. */
-  long evictedBytes() {
-    return evictedBytes;
-  }
-
   private void evictOldest() {
     int slot = (int) (firstOrd & (frames.length - 1));
     Frame f = frames[slot];
-    evictedFrames++;
-    evictedBytes += f.payload().size();
+    counts.evicted(f.payload().size());
     Session s = owners[slot];
     s.ords.removeFirst();
     s.maxEvictedSeq = seqs[slot];

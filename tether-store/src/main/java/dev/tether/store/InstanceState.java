@@ -28,6 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiters on other sessions cost nothing. A woken waiter gets exactly the frame that woke it (the
  * first match after its cursor), so it never needs to re-query. Timeouts run on the store's one
  * shared timer thread.
+ *
+ * <p>Counts: appends (by type), evictions and gaps served are counted in {@link #counts} under the
+ * same lock, whatever the listener (a few plain stores, see {@link InstanceCounts}); a binder reads
+ * them at scrape time. Counting stops once the instance is marked removed, and the listener is told
+ * {@link StoreListener#released} once, after the lock, so it can fold the final counts into a total.
+ * Only the wake latency is told per event, and only to a listener other than {@link StoreListener#NONE}.
  */
 final class InstanceState {
   private static final Subscription[] NO_SUBSCRIBERS = new Subscription[0];
@@ -40,8 +46,12 @@ final class InstanceState {
   private final StoreBudget budget;
   private final java.util.function.Consumer<InstanceState> onIdle;
   private final StoreListener listener;
-  /** False for {@link StoreListener#NONE}: then no clock is read and no eviction delta taken. */
+  /** False for {@link StoreListener#NONE}: then no clock is read. */
   private final boolean listening;
+  /** What this instance counts; written under {@link #lock}, read by anyone. */
+  private final InstanceCounts counts = new InstanceCounts();
+  /** Whether the listener was told {@link StoreListener#released}; under {@link #lock}. */
+  private boolean released;
   private final Map<SessionKey, Waiter.WaiterList> bySession = new HashMap<>();
   private final Waiter.WaiterList unkeyed = new Waiter.WaiterList(null);
   private int waiters;
@@ -56,20 +66,21 @@ final class InstanceState {
    * @param executor completes caller-visible futures
    * @param budget the store-wide byte account this ring's bytes count against
    * @param onIdle told (outside the lock) when the instance holds no frame, waiter or subscriber
-   * @param listener told (outside the lock) what this instance counts
+   * @param listener given this instance's counts now and on release; told wake latencies (outside the lock)
    */
   InstanceState(String name, Retention retention, Timeouts timer, long seqFloor,
       java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle,
       StoreListener listener) {
     this.listening = listener != StoreListener.NONE;
-    this.listener = listening ? listener.forInstance(name) : listener;
     this.name = name;
-    this.ring = new FrameRing(retention);
+    this.ring = new FrameRing(retention, counts);
     this.timer = timer;
     this.executor = executor;
     this.budget = budget;
     this.onIdle = onIdle;
     ring.advanceSeq(seqFloor);
+    // Last: the binder registers meters here (allocating), after the state's own objects.
+    this.listener = listening ? java.util.Objects.requireNonNull(listener.forInstance(name, counts), "forInstance") : listener;
   }
 
   private boolean idleLocked() {
@@ -108,32 +119,18 @@ final class InstanceState {
     } finally {
       lock.unlock();
     }
-    if (listening) {
-      listener.evicted(name, 1, freed);
-    }
     return freed;
   }
 
   /** Evicts retained frames up to {@code seq} (a durable store's budget evictions). */
   void evictThrough(long seq) {
-    long frames0;
-    long bytes0;
-    long frames;
-    long bytes;
     lock.lock();
     try {
-      frames0 = ring.evictedFrames();
-      bytes0 = ring.evictedBytes();
       long before = ring.bytes();
       ring.evictThrough(seq);
       budget.add(ring.bytes() - before);
-      frames = ring.evictedFrames() - frames0;
-      bytes = ring.evictedBytes() - bytes0;
     } finally {
       lock.unlock();
-    }
-    if (listening && frames > 0) {
-      listener.evicted(name, (int) frames, bytes);
     }
   }
 
@@ -151,29 +148,16 @@ final class InstanceState {
     List<Runnable> after;
     long seq;
     boolean idle;
-    long evictedFrames = 0;
-    long evictedBytes = 0;
     lock.lock();
     try {
       if (removed) {
         return -1;
       }
       seq = ring.lastSeq() + 1;
-      if (listening) {
-        evictedFrames = ring.evictedFrames();
-        evictedBytes = ring.evictedBytes();
-      }
       after = publishLocked(frame.withSeq(seq), null, reserved);
-      if (listening) {
-        evictedFrames = ring.evictedFrames() - evictedFrames;
-        evictedBytes = ring.evictedBytes() - evictedBytes;
-      }
       idle = idleLocked();
     } finally {
       lock.unlock();
-    }
-    if (listening) {
-      tellAppended(frame, evictedFrames, evictedBytes);
     }
     runAll(after);
     if (idle) {
@@ -188,44 +172,19 @@ final class InstanceState {
    */
   boolean publish(List<Frame> stored) {
     List<Runnable> after = null;
-    long evictedFrames = 0;
-    long evictedBytes = 0;
     lock.lock();
     try {
       if (removed) {
         return false;
       }
-      if (listening) {
-        evictedFrames = ring.evictedFrames();
-        evictedBytes = ring.evictedBytes();
-      }
       for (Frame f : stored) {
         after = publishLocked(f, after, 0);
-      }
-      if (listening) {
-        evictedFrames = ring.evictedFrames() - evictedFrames;
-        evictedBytes = ring.evictedBytes() - evictedBytes;
       }
     } finally {
       lock.unlock();
     }
-    if (listening) {
-      for (Frame f : stored) {
-        listener.appended(name, f.type(), f.payload().size());
-      }
-      if (evictedFrames > 0) {
-        listener.evicted(name, (int) evictedFrames, evictedBytes);
-      }
-    }
     runAll(after);
     return true;
-  }
-
-  private void tellAppended(Frame frame, long evictedFrames, long evictedBytes) {
-    listener.appended(name, frame.type(), frame.payload().size());
-    if (evictedFrames > 0) {
-      listener.evicted(name, (int) evictedFrames, evictedBytes);
-    }
   }
 
   /** Loads restored frames without waking anyone, then raises the seq to {@code highSeq}. */
@@ -247,6 +206,7 @@ final class InstanceState {
   private List<Runnable> publishLocked(Frame stored, List<Runnable> after, long reserved) {
     long before = ring.bytes();
     ring.add(stored);
+    counts.appended(stored.type(), stored.payload().size()); // after add: a seq the ring refused is not counted
     budget.add(ring.bytes() - before - reserved); // one step: the account never counts it twice
     if (waiters > 0) {
       long storedAt = listening ? System.nanoTime() : 0;
@@ -323,16 +283,22 @@ final class InstanceState {
     }
   }
 
+  /** Answers {@code q}; a removed instance answers as one the store does not hold (no frames, no gap). */
   QueryResult query(FrameQuery q) {
     QueryResult r;
     lock.lock();
     try {
+      if (removed) {
+        // As the store answers for an instance it does not hold: its frames and gaps went with it
+        // (a cleared ring would still report the gap of frames it no longer has).
+        return new QueryResult(List.of(), q.backward() ? 0 : Math.max(q.afterSeq(), ring.lastSeq()), false, false, 0);
+      }
       r = ring.query(q);
+      if (r.gap()) {
+        counts.gapServed();
+      }
     } finally {
       lock.unlock();
-    }
-    if (r.gap() && listening) {
-      listener.gapServed(name);
     }
     return r;
   }
@@ -391,6 +357,9 @@ final class InstanceState {
       if (!r.frames().isEmpty() || r.gap() || timeoutNanos <= 0 || q.backward()) {
         now = CompletableFuture.completedFuture(r);
         idle = idleLocked();
+        if (r.gap()) {
+          counts.gapServed();
+        }
       }
       w = now != null ? null : new Waiter(q, internal);
       if (w != null) {
@@ -406,9 +375,6 @@ final class InstanceState {
     if (now != null) {
       if (idle) {
         onIdle.accept(this);
-      }
-      if (listening && now.join().gap()) {
-        listener.gapServed(name);
       }
       return now;
     }
@@ -572,6 +538,31 @@ final class InstanceState {
     for (Subscription s : subs) {
       s.end("instance " + name + " " + reason);
     }
+    release();
+  }
+
+  /**
+   * Tells the listener, once, that this removed instance's counts are final. Called after the
+   * instance was marked removed (so nothing counts any more), outside the lock and any map compute.
+   */
+  void release() {
+    lock.lock();
+    try {
+      if (!removed || released) {
+        return;
+      }
+      released = true;
+    } finally {
+      lock.unlock();
+    }
+    if (listening) {
+      listener.released(name, counts);
+    }
+  }
+
+  /** This instance's counts (live until it is removed). */
+  FrameCounts counts() {
+    return counts;
   }
 
   /** Removes the instance at once (not inside a map compute); returns its seq high-water mark. */

@@ -110,13 +110,18 @@ public final class MemoryTetherStore implements TetherStore {
   }
 
   private void freeIfIdle(InstanceState i) {
+    boolean[] freed = new boolean[1];
     instances.computeIfPresent(i.name, (n, cur) -> {
       if (cur != i || !i.freeIfIdle()) {
         return cur;
       }
       removedSeqs.remember(n, i.lastSeq());
+      freed[0] = true;
       return null;
     });
+    if (freed[0]) {
+      i.release(); // outside the compute: the listener folds the freed instance's counts
+    }
   }
 
   private void checkOpen() {
@@ -395,8 +400,9 @@ public final class MemoryTetherStore implements TetherStore {
     }
 
     /**
-     * Told what the store counts (appends, evictions, gaps served, wake latency); see
-     * {@link StoreListener} for its threads and cost. Default {@link StoreListener#NONE}.
+     * Given each instance's {@link FrameCounts} (appends, evictions, gaps served) when its state is
+     * created and released, and told each wake latency; see {@link StoreListener} for its threads
+     * and cost. Default {@link StoreListener#NONE}.
      */
     public Builder listener(StoreListener listener) {
       settings = settings.withListener(Objects.requireNonNull(listener, "listener"));

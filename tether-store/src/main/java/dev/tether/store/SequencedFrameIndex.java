@@ -50,7 +50,7 @@ public final class SequencedFrameIndex {
 
   /**
    * As {@link #create(String, Retention, Timer, long, Executor)}, telling {@code listener} what
-   * the index counts (evictions, gaps served, wake latency; see {@link StoreListener}).
+   * the index counts (its {@link FrameCounts}, wake latency; see {@link StoreListener}).
    */
   public static SequencedFrameIndex create(String name, Retention retention, Timer timer, long seqFloor,
       Executor executor, StoreListener listener) {

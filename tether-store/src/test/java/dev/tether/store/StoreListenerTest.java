@@ -1,6 +1,9 @@
 package dev.tether.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.Frame;
@@ -14,23 +17,25 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class StoreListenerTest {
-  /** Records every call as a line, in order. */
+  private static final int DONE = FrameCounts.typeIndex("assistant.done");
+
+  /** Records each state's counts as handed over, each release, and every wake, in order. */
   static final class RecordingListener implements StoreListener {
     final List<String> events = new CopyOnWriteArrayList<>();
+    final List<FrameCounts> created = new CopyOnWriteArrayList<>();
+    final List<FrameCounts> released = new CopyOnWriteArrayList<>();
 
     @Override
-    public void appended(String instance, String type, long payloadBytes) {
-      events.add("appended " + instance + " " + type + " " + payloadBytes);
+    public StoreListener forInstance(String instance, FrameCounts counts) {
+      events.add("created " + instance + " " + describe(counts));
+      created.add(counts);
+      return this;
     }
 
     @Override
-    public void evicted(String instance, int frames, long payloadBytes) {
-      events.add("evicted " + instance + " " + frames + " " + payloadBytes);
-    }
-
-    @Override
-    public void gapServed(String instance) {
-      events.add("gap " + instance);
+    public void released(String instance, FrameCounts counts) {
+      events.add("released " + instance + " " + describe(counts));
+      released.add(counts);
     }
 
     @Override
@@ -38,6 +43,23 @@ class StoreListenerTest {
       assertTrue(nanos >= 0, "wake latency " + nanos);
       events.add("woke " + instance);
     }
+
+    /** The one state's counts of the single instance a test used. */
+    FrameCounts only() {
+      assertEquals(1, created.size(), events.toString());
+      return created.get(0);
+    }
+  }
+
+  static String describe(FrameCounts c) {
+    long frames = 0;
+    long bytes = 0;
+    for (int t = 0; t < FrameCounts.TYPES.size(); t++) {
+      frames += c.appendedFrames(t);
+      bytes += c.appendedBytes(t);
+    }
+    return "appended=" + frames + "/" + bytes + " evicted=" + c.evictedFrames() + "/" + c.evictedBytes()
+        + " gaps=" + c.gapsServed();
   }
 
   private static Frame frame(String text) {
@@ -46,28 +68,46 @@ class StoreListenerTest {
   }
 
   @Test
-  void append_overTheFrameCap_tellsAppendedThenEvictedWithTheEvictedBytes() {
+  void append_overTheFrameCap_countsAppendedByTypeAndTheEvictedBytes() {
     RecordingListener l = new RecordingListener();
     try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l)
         .retention(Retention.builder().maxFrames(2).build()).build()) {
       store.append("vm", frame("a"));
       store.append("vm", frame("b"));
       store.append("vm", frame("c"));
+      store.append("vm", Frame.builder("x.custom").payload(RawJson.of("{}")).build());
       long size = frame("a").payload().size();
-      assertEquals(List.of("appended vm assistant.done " + size, "appended vm assistant.done " + size,
-          "appended vm assistant.done " + size, "evicted vm 1 " + size), l.events);
+      FrameCounts c = l.only();
+      assertEquals(3, c.appendedFrames(DONE));
+      assertEquals(3 * size, c.appendedBytes(DONE));
+      assertEquals(1, c.appendedFrames(FrameCounts.OTHER), "a type the wire does not name counts as other");
+      assertEquals(2, c.appendedBytes(FrameCounts.OTHER));
+      assertEquals(0, c.appendedFrames(FrameCounts.typeIndex("user.message")));
+      assertEquals(2, c.evictedFrames());
+      assertEquals(2 * size, c.evictedBytes());
     }
   }
 
   @Test
-  void storeWideBudget_evictionOfTheLargestInstance_isTold() {
+  void stateCreatedByAWait_handsOverItsCountsAtZero_beforeAnyFrame() {
+    RecordingListener l = new RecordingListener();
+    try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l).build()) {
+      store.waitForFrames("vm", FrameQuery.builder().build(), Duration.ofSeconds(30));
+      assertEquals(List.of("created vm appended=0/0 evicted=0/0 gaps=0"), l.events);
+    }
+  }
+
+  @Test
+  void storeWideBudget_evictionOfTheLargestInstance_isCountedThere() {
     RecordingListener l = new RecordingListener();
     long size = frame("a").payload().size();
     try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l).maxTotalBytes(2 * size).build()) {
       store.append("big", frame("a"));
       store.append("big", frame("b"));
       store.append("small", frame("c"));
-      assertTrue(l.events.contains("evicted big 1 " + size), l.events.toString());
+      assertEquals(1, l.created.get(0).evictedFrames(), l.events.toString());
+      assertEquals(size, l.created.get(0).evictedBytes());
+      assertEquals(0, l.created.get(1).evictedFrames());
     }
   }
 
@@ -81,10 +121,75 @@ class StoreListenerTest {
       assertTrue(store.query("vm", FrameQuery.builder().afterSeq(0).build()).gap());
       assertTrue(store.waitForFrames("vm", FrameQuery.builder().afterSeq(0).build(), Duration.ofSeconds(1))
           .get(5, TimeUnit.SECONDS).gap());
-      assertEquals(2, l.events.stream().filter(e -> e.equals("gap vm")).count(), l.events.toString());
+      assertEquals(2, l.only().gapsServed());
       store.query("vm", FrameQuery.builder().afterSeq(2).build());
-      assertEquals(2, l.events.stream().filter(e -> e.equals("gap vm")).count(), "no gap past the oldest frame");
+      assertEquals(2, l.only().gapsServed(), "no gap past the oldest frame");
     }
+  }
+
+  @Test
+  void removedInstance_isReleasedOnceWithFinalCounts_andItsNextHistoryStartsNewCounts() {
+    RecordingListener l = new RecordingListener();
+    try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l).build()) {
+      store.append("vm", frame("a"));
+      assertTrue(store.remove("vm"));
+      assertEquals(1, l.released.size());
+      assertSame(l.created.get(0), l.released.get(0), "released with the counts it handed over");
+      assertEquals(1, l.released.get(0).appendedFrames(DONE));
+      store.append("vm", frame("b"));
+      store.append("vm", frame("c"));
+      assertEquals(2, l.created.size());
+      assertNotSame(l.created.get(0), l.created.get(1));
+      assertEquals(1, l.created.get(0).appendedFrames(DONE), "final: the next history counts elsewhere");
+      assertEquals(2, l.created.get(1).appendedFrames(DONE));
+    }
+    assertEquals(2, l.released.size(), "closing the store releases the live state: " + l.events);
+  }
+
+  @Test
+  void instanceFreedAsIdle_isReleased() throws Exception {
+    RecordingListener l = new RecordingListener();
+    try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l).build()) {
+      CompletableFuture<QueryResult> w = store.waitForFrames("vm", FrameQuery.builder().build(), Duration.ofSeconds(30));
+      w.cancel(false); // the instance now holds nothing: freed
+      assertEquals(0, store.instanceCount());
+      assertEquals(List.of("created vm appended=0/0 evicted=0/0 gaps=0", "released vm appended=0/0 evicted=0/0 gaps=0"),
+          l.events);
+    }
+  }
+
+  @Test
+  void sequencedIndex_endedTwice_isReleasedOnce() {
+    RecordingListener l = new RecordingListener();
+    try (SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("t")) {
+      SequencedFrameIndex index = SequencedFrameIndex.create("vm", Retention.defaults(), timer, 0, Runnable::run, l);
+      index.publish(List.of(frame("a").withSeq(5)));
+      index.end("ended");
+      index.end("ended again");
+      assertEquals(1, l.released.size());
+      assertEquals(1, l.released.get(0).appendedFrames(DONE));
+    }
+  }
+
+  @Test
+  void counts_typeIndexOutsideTypes_throws() {
+    RecordingListener l = new RecordingListener();
+    try (MemoryTetherStore store = MemoryTetherStore.builder().listener(l).build()) {
+      store.append("vm", frame("a"));
+      assertThrows(IndexOutOfBoundsException.class, () -> l.only().appendedFrames(FrameCounts.TYPES.size()));
+      assertThrows(IndexOutOfBoundsException.class, () -> l.only().appendedBytes(-1));
+    }
+  }
+
+  @Test
+  void typeIndex_everyWireTypeHasItsOwn_anythingElseIsOther() {
+    for (int i = 0; i < FrameCounts.TYPES.size() - 1; i++) {
+      assertEquals(i, FrameCounts.typeIndex(FrameCounts.TYPES.get(i)));
+    }
+    assertEquals("other", FrameCounts.TYPES.get(FrameCounts.OTHER));
+    assertEquals(FrameCounts.OTHER, FrameCounts.typeIndex("x.custom"));
+    assertEquals(FrameCounts.OTHER, FrameCounts.typeIndex("User.Message"));
+    assertEquals(FrameCounts.OTHER, FrameCounts.typeIndex("other"));
   }
 
   @Test

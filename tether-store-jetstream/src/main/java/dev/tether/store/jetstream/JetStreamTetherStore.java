@@ -172,6 +172,13 @@ public final class JetStreamTetherStore implements TetherStore {
   private final dev.tether.store.StoreListener listener;
   /** The listener for local views: their frames are counted as appended where they were published. */
   private final dev.tether.store.StoreListener viewListener;
+  /**
+   * The appends this host published, per instance (only with a listener): created on the first
+   * acknowledged append, released when the instance is removed or the store closes, or when more
+   * than {@link #MAX_KNOWN_STREAMS} instances are counted (the listener folds released counts).
+   */
+  private final ConcurrentHashMap<String, dev.tether.store.jetstream.internal.AppendCounts> appendCounts =
+      new ConcurrentHashMap<>();
   private final int inlineImageBytes;
   private final long maxPayload;
   private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
@@ -367,7 +374,7 @@ public final class JetStreamTetherStore implements TetherStore {
           }
           if (publishedAt != 0) {
             listener.committed("jetstream", 1, System.nanoTime() - publishedAt);
-            listener.appended(instance, type, payloadBytes);
+            appendCounts(instance).appended(type, payloadBytes);
           }
           Slot slot = mirrors.get(instance);
           InstanceMirror m = slot == null ? null : slot.mirror;
@@ -769,7 +776,32 @@ public final class JetStreamTetherStore implements TetherStore {
       }
     }
     dropMirror(instance, "was removed");
+    releaseAppendCounts(instance);
     return existed;
+  }
+
+  /** The append counts of {@code instance}, created (and handed to the listener) on first use. */
+  private dev.tether.store.jetstream.internal.AppendCounts appendCounts(String instance) {
+    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.get(instance);
+    if (c != null) {
+      return c;
+    }
+    if (appendCounts.size() >= MAX_KNOWN_STREAMS) {
+      // Bounded like the stream cache: release some instance's counts (its meters keep their totals).
+      for (String other : appendCounts.keySet()) {
+        releaseAppendCounts(other);
+        break;
+      }
+    }
+    return appendCounts.computeIfAbsent(instance, n -> new dev.tether.store.jetstream.internal.AppendCounts(n, listener));
+  }
+
+  /** Releases the append counts of {@code instance}; an append completing just now may go uncounted. */
+  private void releaseAppendCounts(String instance) {
+    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.remove(instance);
+    if (c != null) {
+      c.listener().released(instance, c);
+    }
   }
 
   private void onRemoved(String notice) {
@@ -778,6 +810,7 @@ public final class JetStreamTetherStore implements TetherStore {
       return; // ours: already dropped, and a later append here may have opened a new view
     }
     dropMirror(notice.substring(nl + 1), "was removed");
+    releaseAppendCounts(notice.substring(nl + 1));
   }
 
   private void dropMirror(String instance, String reason) {
@@ -1046,6 +1079,9 @@ public final class JetStreamTetherStore implements TetherStore {
         m.stop("was closed with the store");
       }
     }
+    for (String name : new ArrayList<>(appendCounts.keySet())) {
+      releaseAppendCounts(name);
+    }
     timer.close();
     retries.shutdownNow();
     catchUps.shutdownNow();
@@ -1166,9 +1202,11 @@ public final class JetStreamTetherStore implements TetherStore {
     }
 
     /**
-     * Told what the store counts: appends and the time from publish to JetStream's acknowledgement
-     * ({@code committed("jetstream", 1, nanos)}) where they were published; evictions, gaps and
-     * wake latency of this host's local views. Default {@link dev.tether.store.StoreListener#NONE}.
+     * Given what the store counts ({@link dev.tether.store.FrameCounts}): appends where they were
+     * published and acknowledged (per instance, from the first append this host published),
+     * evictions and gaps served of this host's local views (per view); told the time from publish
+     * to JetStream's acknowledgement ({@code committed("jetstream", 1, nanos)}) and the wake latency
+     * of the local views. Default {@link dev.tether.store.StoreListener#NONE}.
      */
     public Builder listener(dev.tether.store.StoreListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
