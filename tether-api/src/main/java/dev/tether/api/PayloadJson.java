@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.internal.InlineImage;
+import dev.tether.api.internal.PlainStringParser;
 import dev.tether.api.internal.RawStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -152,7 +153,10 @@ final class PayloadJson {
           int limit = payload.offset + payload.length;
           hasData = true;
           dataStart = payload.offset + (int) p.currentTokenLocation().getByteOffset() + 1;
-          dataEnd = RawStrings.plainEnd(payload.array, dataStart, limit);
+          dataEnd = p instanceof PlainStringParser plain ? plain.skipPlainString() : -1;
+          if (dataEnd < 0) { // not printable ASCII throughout: the parser's own skip judges it
+            dataEnd = RawStrings.plainEnd(payload.array, dataStart, limit);
+          }
           if (dataEnd >= limit || payload.array[dataEnd] != '"') {
             dataEnd = -1;
             dataText = p.getText();

@@ -173,6 +173,20 @@ class PayloadViewTest {
   }
 
   @Test
+  void imageData_withARawControlCharacter_isMalformed_andLongPlainDataReadsWhole() {
+    for (String bad : List.of("AA\tA", "AAAAAAAAAAAAAAAA\u0001AAAA", "AAAAAAAA\u001f", "AAAA\nAAAA")) {
+      TetherException e = assertThrows(TetherException.class, () -> view("user.message",
+          "{\"text\":\"\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"" + bad + "\"}]}"), bad);
+      assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), bad);
+    }
+    String data = "iVBORw0KGgo=".repeat(10_000);
+    Payload.UserMessage m = assertInstanceOf(Payload.UserMessage.class, view("user.message",
+        "{\"images\":[{\"media_type\":\"image/png\",\"data\":\"" + data + "\",\"size\":1}],\"text\":\"t\"}"));
+    assertEquals(List.of(new Image(MediaType.PNG, data)), m.images());
+    assertEquals("t", m.text());
+  }
+
+  @Test
   void images_withBadMediaTypeOrShape_nameTheImage() {
     String ok = "{\"media_type\":\"image/png\",\"data\":\"AAAA\"}";
     record Case(String image, ErrorCode code) {}

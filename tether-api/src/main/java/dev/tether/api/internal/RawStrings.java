@@ -18,6 +18,7 @@ public final class RawStrings {
   private static final long HIGHS = 0x8080808080808080L;
   private static final long QUOTES = ONES * '"';
   private static final long BACKSLASHES = ONES * '\\';
+  private static final long SPACES = ONES * ' ';
 
   private RawStrings() {}
 
@@ -38,6 +39,13 @@ public final class RawStrings {
    * (and rejects what JSON does not allow in one, such as a raw control character).
    */
   public static String value(JsonParser p, byte[] bytes, int base, int limit) throws IOException {
+    if (p instanceof PlainStringParser plain) {
+      // printable ASCII up to the quote: one scan, and the parser is already past the string
+      String s = plain.takePlainString();
+      if (s != null) {
+        return s;
+      }
+    }
     int start = base + (int) p.currentTokenLocation().getByteOffset() + 1;
     int end = plainEnd(bytes, start, limit);
     return end < limit && bytes[end] == '"'
@@ -64,6 +72,32 @@ public final class RawStrings {
     for (; i < limit; i++) {
       byte b = bytes[i];
       if (b == '"' || b == '\\' || b < 0) {
+        return i;
+      }
+    }
+    return limit;
+  }
+
+  /**
+   * The index of the first byte in {@code bytes[from, limit)} that is a quote, a backslash, below
+   * 0x20 (a control character, which JSON does not allow raw in a string) or above 0x7F, or {@code
+   * limit}: eight bytes per step.
+   */
+  public static int printableEnd(byte[] bytes, int from, int limit) {
+    int i = from;
+    for (; i + 8 <= limit; i += 8) {
+      long x = (long) LONGS.get(bytes, i);
+      long quote = x ^ QUOTES;
+      long backslash = x ^ BACKSLASHES;
+      // as plainEnd, plus a byte below 0x20 (the classic has-less-than test)
+      long hit = ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (x - SPACES) & ~x | x) & HIGHS;
+      if (hit != 0) {
+        break;
+      }
+    }
+    for (; i < limit; i++) {
+      byte b = bytes[i];
+      if (b == '"' || b == '\\' || b < 0x20) {
         return i;
       }
     }

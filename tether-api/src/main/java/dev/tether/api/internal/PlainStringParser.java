@@ -1,0 +1,60 @@
+package dev.tether.api.internal;
+
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.ObjectCodec;
+import com.fasterxml.jackson.core.io.IOContext;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+import com.fasterxml.jackson.core.sym.ByteQuadsCanonicalizer;
+
+/**
+ * Not API. Jackson's UTF-8 parser over a byte array, plus one move: past a string value whose bytes
+ * are all printable ASCII without escapes (what base64 is), found eight bytes per step, so that a
+ * multi-megabyte image string is not scanned a second time a byte at a time by Jackson's own skip.
+ *
+ * <p>That move accepts only what Jackson's skip accepts without error (a closing quote, before it
+ * nothing but 0x20 to 0x7F other than the quote and the backslash); on anything else it does
+ * nothing and the parser's own skip runs as before, so what is accepted, what is rejected and every
+ * error message and location stay Jackson's. Created only by {@link TetherJson#factory()}.
+ */
+public final class PlainStringParser extends UTF8StreamJsonParser {
+  PlainStringParser(IOContext ctxt, int features, ObjectCodec codec, ByteQuadsCanonicalizer sym,
+      byte[] input, int start, int end) {
+    super(ctxt, features, null, codec, sym, input, start, end, 0, false);
+  }
+
+  /**
+   * If the parser stands on a string value it has not read yet, and the value's bytes up to its
+   * closing quote are all printable ASCII (0x20 to 0x7F) other than the backslash, moves past that
+   * quote and returns its index in the input array (the value's bytes start where its token's byte
+   * offset says, plus one); the current token stays {@link JsonToken#VALUE_STRING} but its text is no
+   * longer available from the parser: the caller reads the bytes. Otherwise returns -1 and changes
+   * nothing. Row and column stay right: the bytes skipped hold no line break.
+   */
+  public int skipPlainString() {
+    if (currentToken() != JsonToken.VALUE_STRING || !_tokenIncomplete) {
+      return -1;
+    }
+    int end = RawStrings.printableEnd(_inputBuffer, _inputPtr, _inputEnd);
+    if (end >= _inputEnd || _inputBuffer[end] != '"') {
+      return -1;
+    }
+    _inputPtr = end + 1;
+    _tokenIncomplete = false;
+    return end;
+  }
+
+  /**
+   * As {@link #skipPlainString()}, but returns the value as a Latin-1 string (one copy of its bytes),
+   * which also stays the parser's text of the current token; {@code null} where that returns -1.
+   */
+  public String takePlainString() throws java.io.IOException {
+    int start = _inputPtr;
+    int end = skipPlainString();
+    if (end < 0) {
+      return null;
+    }
+    String s = new String(_inputBuffer, start, end - start, java.nio.charset.StandardCharsets.ISO_8859_1);
+    _textBuffer.resetWithString(s);
+    return s;
+  }
+}
