@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Test;
  * exception with the same message), for each way tether reads image strings.
  */
 class PlainStringParserTest {
-  private static final JsonFactory FAST = TetherJson.factory();
-  private static final JsonFactory PLAIN = TetherJson.newFactory();
+  static final JsonFactory FAST = TetherJson.factory();
+  static final JsonFactory PLAIN = TetherJson.newFactory();
   private static final String BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=";
 
   /** How the walk reads a string value: as McpReadResult, as RawStrings.value, as PayloadJson. */
-  private enum Mode { TEXT, VALUE, SKIP }
+  enum Mode { TEXT, VALUE, SKIP }
 
   @Test
   void sharedFactory_keepsTheConfigurationAndBuildsTheFastParser() throws IOException {
@@ -110,7 +110,7 @@ class PlainStringParserTest {
     }
   }
 
-  private static List<String> walk(JsonFactory f, byte[] bytes, int offset, int length, Mode mode, boolean names) {
+  static List<String> walk(JsonFactory f, byte[] bytes, int offset, int length, Mode mode, boolean names) {
     List<String> out = new ArrayList<>();
     int limit = offset + length;
     try (JsonParser p = f.createParser(bytes, offset, length)) {
