@@ -37,15 +37,7 @@ final class ImageCheck {
         throw invalidBase64(index, check.problemAt(chunk[stop] & 0xff, from + stop));
       }
     }
-    String problem = check.problemAtEnd();
-    if (problem != null) {
-      throw invalidBase64(index, problem);
-    }
-    long size = check.decodedLength();
-    requireImageSize(size, index, limits);
-    byte[] head = new byte[12];
-    requireSignature(image.mediaType(), head, check.decodeHead(head), index);
-    return size;
+    return finish(check, image.mediaType(), index, limits);
   }
 
   /**
@@ -64,6 +56,11 @@ final class ImageCheck {
       int c = data[stop] & 0xff;
       throw invalidBase64(index, check.problemAt(c < 0x80 ? c : 0x80, stop - from)); // as the text's chunks see it
     }
+    return finish(check, mediaType, index, limits);
+  }
+
+  /** The rules after the last symbol, shared by the text and the bytes form: padding, size, signature. */
+  private static long finish(Base64Check check, MediaType mediaType, int index, Limits limits) {
     String problem = check.problemAtEnd();
     if (problem != null) {
       throw invalidBase64(index, problem);
