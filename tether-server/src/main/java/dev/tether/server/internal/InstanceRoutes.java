@@ -28,24 +28,31 @@ final class InstanceRoutes {
   private final TetherStore store;
   private final ToIntFunction<String> waiters;
   private final InstanceTokens tokens;
+  private final Grants grants;
 
-  InstanceRoutes(InstanceRegistry registry, TetherStore store, ToIntFunction<String> waiters, InstanceTokens tokens) {
+  InstanceRoutes(InstanceRegistry registry, TetherStore store, ToIntFunction<String> waiters, InstanceTokens tokens,
+      Grants grants) {
     this.registry = registry;
     this.store = store;
     this.waiters = waiters;
     this.tokens = tokens;
+    this.grants = grants;
   }
 
   Reply list() {
     ArrayNode a = Json.MAPPER.createArrayNode();
     for (InstanceRegistry.Entry e : registry.list()) {
-      a.add(describe(e));
+      a.add(describe(e, true));
     }
     return Reply.json(200, a);
   }
 
-  Reply get(String id) {
-    return Reply.json(200, describe(registry.require(id)));
+  /**
+   * One instance; {@code hostPaths} false (an instance token asks) leaves out its
+   * {@code workspace}, an absolute path on the host that a guest has no use for.
+   */
+  Reply get(String id, boolean hostPaths) {
+    return Reply.json(200, describe(registry.require(id), hostPaths));
   }
 
   /** Registers; 201 when created, 200 when it existed with the same workspace, 409 when not. */
@@ -76,14 +83,19 @@ final class InstanceRoutes {
     } catch (IllegalStateException e) {
       return Reply.json(409, ErrorBody.of(ErrorCode.CONFLICT, e.getMessage()));
     }
-    return Reply.json(put.created() ? 201 : 200, describe(put.entry()));
+    return Reply.json(put.created() ? 201 : 200, describe(put.entry(), true));
   }
 
-  /** Deletes: waits on it end (answered INSTANCE_NOT_FOUND), its frames, watermarks and tokens go. */
+  /**
+   * Deletes: its tokens are revoked, its long-polls answered 404 INSTANCE_NOT_FOUND and its
+   * streams ended ({@link Grants}), its frames and watermarks go; a re-created id starts with none
+   * of them.
+   */
   Reply delete(String id) throws IOException {
     registry.require(id);
     registry.remove(id);
     tokens.revokeAll(id);
+    grants.deleted(id);
     store.remove(id);
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("id", id);
@@ -132,10 +144,12 @@ final class InstanceRoutes {
   private static final com.fasterxml.jackson.databind.ObjectReader STRICT =
       Json.MAPPER.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private ObjectNode describe(InstanceRegistry.Entry e) {
+  private ObjectNode describe(InstanceRegistry.Entry e, boolean hostPaths) {
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("id", e.id());
-    n.put("workspace", e.workspace().toString());
+    if (hostPaths) {
+      n.put("workspace", e.workspace().toString());
+    }
     n.put("state", "running");
     n.put("enabled", true);
     n.put("created_at", e.createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());

@@ -100,6 +100,16 @@ final class InstanceTokens {
     }
   }
 
+  /** Whether the token with {@code id} is still valid (not revoked). */
+  boolean live(String id) {
+    lock.lock();
+    try {
+      return byHash.values().stream().anyMatch(g -> g.id().equals(id));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Revokes the token with {@code id}; false when there is none. */
   boolean revoke(String id) throws IOException {
     lock.lock();

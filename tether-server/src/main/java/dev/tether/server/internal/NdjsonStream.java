@@ -33,7 +33,9 @@ import org.eclipse.jetty.util.Callback;
  * A wait that ends empty writes a blank heartbeat line (at most every {@value #HEARTBEAT_SECONDS}
  * s), which is also how a client that left is noticed. Evicted frames are reported in place by a
  * line {@code {"gap":true,"oldest_seq":N}}. The stream ends cleanly when the server shuts down or
- * the instance is removed. Driven by Jetty and the store's callbacks, one step at a time.
+ * the instance is removed, and at once when {@link #end()} is called (its token was revoked or its
+ * instance deleted, see {@link Grants}): every step checks that flag before it writes, so nothing
+ * stored after the end is written. Driven by Jetty and the store's callbacks, one step at a time.
  */
 final class NdjsonStream {
   static final int HEARTBEAT_SECONDS = 15;
@@ -54,6 +56,7 @@ final class NdjsonStream {
   private final Callback callback;
   private final AtomicReference<CompletableFuture<QueryResult>> current = new AtomicReference<>();
   private final AtomicBoolean failed = new AtomicBoolean();
+  private final AtomicBoolean ended = new AtomicBoolean();
 
   NdjsonStream(TetherStore store, Executor executor, Set<CompletableFuture<QueryResult>> waits,
       BooleanSupplier shuttingDown, String instance, FrameQuery query, UnaryOperator<Frame> view, ByteBudget egress,
@@ -78,15 +81,30 @@ final class NdjsonStream {
     });
   }
 
+  /**
+   * Ends the stream: the wait in progress is cancelled, a write in progress finishes, and then the
+   * last chunk is written instead of anything more. Only sets state; safe from any thread.
+   */
+  void end() {
+    ended.set(true);
+    CompletableFuture<QueryResult> w = current.get();
+    if (w != null) {
+      w.cancel(false);
+    }
+  }
+
   /** Waits for frames after {@code cursor}, writes them, and goes on. */
   void next(long cursor) {
-    if (shuttingDown.getAsBoolean() || failed.get()) {
+    if (shuttingDown.getAsBoolean() || failed.get() || ended.get()) {
       response.write(true, ByteBuffer.allocate(0), callback);
       return;
     }
     CompletableFuture<QueryResult> wait =
         store.waitForFrames(instance, query.withAfterSeq(cursor), Duration.ofSeconds(HEARTBEAT_SECONDS));
     current.set(wait);
+    if (ended.get()) {
+      wait.cancel(false); // ended between the check above and publishing this wait
+    }
     if (!wait.isDone()) {
       waits.add(wait);
       if (shuttingDown.getAsBoolean()) {
@@ -95,8 +113,9 @@ final class NdjsonStream {
     }
     wait.whenCompleteAsync((result, failure) -> {
       waits.remove(wait);
-      if (failure != null) {
-        response.write(true, ByteBuffer.allocate(0), callback); // the server stops or the instance went away
+      if (failure != null || ended.get()) {
+        // The server stops, the instance went away, or the grant was revoked: nothing more is written.
+        response.write(true, ByteBuffer.allocate(0), callback);
         return;
       }
       if (result.frames().isEmpty() && !result.gap()) {
@@ -111,6 +130,10 @@ final class NdjsonStream {
   private void writeFrom(QueryResult result, int from) {
     if (failed.get()) {
       return; // the request failed: Jetty has completed it
+    }
+    if (ended.get()) {
+      response.write(true, ByteBuffer.allocate(0), callback);
+      return;
     }
     List<Frame> frames = result.frames();
     int to = from;

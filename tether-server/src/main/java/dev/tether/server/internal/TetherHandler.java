@@ -69,6 +69,7 @@ final class TetherHandler extends Handler.Abstract {
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
   private final WaitSlots slots;
+  private final Grants grants;
   private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
@@ -88,13 +89,14 @@ final class TetherHandler extends Handler.Abstract {
             + " kept in one host's workspace, which the others cannot read; attach files on a server without --nats")
         : AttachmentStore.inWorkspaces(AttachmentStore.DEFAULT_MAX_BYTES);
     this.tokens = instanceTokens;
-    this.tokenRoutes = new TokenRoutes(instanceTokens, registry);
+    this.grants = new Grants(instanceTokens::live, id -> registry.find(id).isPresent());
+    this.tokenRoutes = new TokenRoutes(instanceTokens, registry, grants);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
-    this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens);
+    this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens, grants);
     this.validator = validator;
     this.auth = token == null ? null : new BearerAuth(token);
   }
@@ -177,6 +179,7 @@ final class TetherHandler extends Handler.Abstract {
     // null: every route (the host token, the Unix socket, the console); else the one instance an
     // instance token opens.
     String scope = null;
+    String grantId = null; // the id of the instance token that let this request in, if one did
     if (!authenticated && auth != null) {
       String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
       if (!auth.accepts(header)) {
@@ -187,6 +190,7 @@ final class TetherHandler extends Handler.Abstract {
           return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
         }
         scope = grant.get().instance();
+        grantId = grant.get().id();
       }
     }
     if (shuttingDown) {
@@ -223,7 +227,7 @@ final class TetherHandler extends Handler.Abstract {
     }
     String instance = parts[3];
     if (parts.length == 4) {
-      return instanceRoute(instance, method, request, response, callback);
+      return instanceRoute(instance, method, true, request, response, callback);
     }
     // Every other route names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
     InstanceRegistry.Entry entry = registry.require(instance);
@@ -282,9 +286,9 @@ final class TetherHandler extends Handler.Abstract {
           return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
         }
         if ("poll".equals(action)) {
-          poll(instance, params, fields, request, response, callback);
+          poll(instance, grantId, params, fields, request, response, callback);
         } else {
-          stream(instance, params, fields, request, response, callback);
+          stream(instance, grantId, params, fields, request, response, callback);
         }
       }
       default -> {
@@ -319,10 +323,11 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /** {@code GET|PUT|DELETE /v1/instances/{id}}. */
-  private boolean instanceRoute(String instance, String method, Request request, Response response, Callback callback) {
+  private boolean instanceRoute(String instance, String method, boolean hostPaths, Request request, Response response,
+      Callback callback) {
     switch (method) {
       case "GET" -> {
-        return reply(response, callback, instances.get(instance));
+        return reply(response, callback, instances.get(instance, hostPaths));
       }
       case "DELETE" -> {
         return replyIo(response, callback, () -> instances.delete(instance));
@@ -546,7 +551,8 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
-  private void poll(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+  private void poll(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
+      Callback callback) {
     java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
     if (view == null) {
       return;
@@ -566,10 +572,25 @@ final class TetherHandler extends Handler.Abstract {
       throw e;
     }
     track(wait, request, instance);
+    // Revoking the token or deleting the instance ends this wait at once, answered with why.
+    java.util.concurrent.atomic.AtomicReference<TetherException> endedBy = new java.util.concurrent.atomic.AtomicReference<>();
+    Grants.Hold hold = wait.isDone() ? null : grants.hold(grantId, instance, why -> {
+      endedBy.set(why);
+      wait.cancel(false);
+    });
     wait.whenCompleteAsync((result, failure) -> {
       waits.remove(wait);
+      grants.release(hold);
       if (holdsSlot) {
         slots.release(instance);
+      }
+      TetherException ended = endedBy.get();
+      if (ended != null) {
+        if (ended.code() == ErrorCode.UNAUTHORIZED) {
+          response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+        }
+        fail(response, callback, ended);
+        return;
       }
       if (failure != null && unwrap(failure) instanceof CancellationException && !shuttingDown
           && registry.find(instance).isEmpty()) {
@@ -645,7 +666,8 @@ final class TetherHandler extends Handler.Abstract {
         : STORED_VIEW;
   }
 
-  private void stream(String instance, PollParams params, Fields fields, Request request, Response response, Callback callback) {
+  private void stream(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
+      Callback callback) {
     java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
     if (view == null) {
       return;
@@ -655,7 +677,9 @@ final class TetherHandler extends Handler.Abstract {
       return;
     }
     streams.incrementAndGet();
+    java.util.concurrent.atomic.AtomicReference<Grants.Hold> hold = new java.util.concurrent.atomic.AtomicReference<>();
     Callback done = releasing(callback, () -> {
+      grants.release(hold.get());
       streams.decrementAndGet();
       slots.release(instance);
     });
@@ -671,6 +695,8 @@ final class TetherHandler extends Handler.Abstract {
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     NdjsonStream stream = new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), view,
         egressBudget, request, response, done);
+    // Revoking the token or deleting the instance ends the stream at once (see NdjsonStream#end).
+    hold.set(grants.hold(grantId, instance, why -> stream.end()));
     // Commit the headers now, so the client knows the stream is open before the first frame.
     response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), done::failed));
   }

@@ -10,16 +10,18 @@ import java.io.IOException;
  * Instance tokens over HTTP, for holders of the host token (or the Unix socket) only:
  * {@code POST /v1/tokens} with {@code {"instance":"vm1"}} mints one and answers it once
  * ({@code {id, instance, token, created_at}}, 201); {@code GET /v1/tokens} lists them without
- * their secrets; {@code DELETE /v1/tokens/{id}} revokes one. Stateless; thread-safe as the token
- * store and the registry are.
+ * their secrets; {@code DELETE /v1/tokens/{id}} revokes one and ends the waits and streams it opened.
+ * Stateless; thread-safe as the token store, the registry and {@link Grants} are.
  */
 final class TokenRoutes {
   private final InstanceTokens tokens;
   private final InstanceRegistry registry;
+  private final Grants grants;
 
-  TokenRoutes(InstanceTokens tokens, InstanceRegistry registry) {
+  TokenRoutes(InstanceTokens tokens, InstanceRegistry registry, Grants grants) {
     this.tokens = tokens;
     this.registry = registry;
+    this.grants = grants;
   }
 
   Reply mint(byte[] body) throws IOException {
@@ -49,8 +51,11 @@ final class TokenRoutes {
     return Reply.json(200, a);
   }
 
+  /** Revokes a token and ends what it let in: its streams close, its long-polls answer 401 (see {@link Grants}). */
   Reply revoke(String id) throws IOException {
-    if (!tokens.revoke(id)) {
+    boolean revoked = tokens.revoke(id);
+    grants.revoked(id); // also when the token was gone already: nothing it let in outlives it
+    if (!revoked) {
       return Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "no token with id '" + (id.length() > 40 ? id.substring(0, 40) + "..." : id) + "'"));
     }
     ObjectNode out = Json.MAPPER.createObjectNode();
