@@ -201,8 +201,18 @@ final class TetherHandler extends Handler.Abstract {
       // Path parameters (/v1/instances/x;y) would be dropped from the decoded path: never guess.
       return send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "path parameters (';') are not accepted"));
     }
-    String path = request.getHttpURI().getDecodedPath();
+    String path;
+    try {
+      path = request.getHttpURI().getDecodedPath();
+      Request.extractQueryParameters(request); // the routes read them later: refuse a bad encoding once, here
+    } catch (RuntimeException e) { // %zz, a lone %, overlong or invalid UTF-8 (%C0%AE): the client's fault
+      return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT,
+          "the path or query has a malformed percent-encoding or is not UTF-8"));
+    }
     String method = request.getMethod();
+    if (("/v1/health".equals(path) || "/v1/ready".equals(path)) && !"GET".equals(method) && !"HEAD".equals(method)) {
+      return notAllowed(response, callback, "GET, HEAD"); // TRACE and the like included
+    }
     if ("/v1/health".equals(path)) {
       return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
     }
@@ -215,6 +225,11 @@ final class TetherHandler extends Handler.Abstract {
           "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
     }
     if (parts.length >= 3 && parts.length <= 4 && parts[0].isEmpty() && "v1".equals(parts[1]) && "tokens".equals(parts[2])) {
+      if (authenticated) {
+        // The console's token reads and sends; minting or revoking tokens is the host token's alone.
+        return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
+            "the console reads and sends only; tokens are managed with the host token"));
+      }
       return tokenRoute(parts.length == 4 ? parts[3] : null, method, request, response, callback);
     }
     // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
@@ -227,7 +242,7 @@ final class TetherHandler extends Handler.Abstract {
     }
     String instance = parts[3];
     if (parts.length == 4) {
-      return instanceRoute(instance, method, true, request, response, callback);
+      return instanceRoute(instance, method, scope == null, request, response, callback);
     }
     // Every other route names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
     InstanceRegistry.Entry entry = registry.require(instance);
