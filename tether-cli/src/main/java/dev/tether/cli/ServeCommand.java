@@ -117,8 +117,14 @@ final class ServeCommand implements Callable<Integer> {
       description = "Open connections across the listeners; past it new ones wait to be accepted. Default: 4096.")
   Integer maxConnections;
 
+  @Option(names = "--max-head-connections", paramLabel = "N",
+      description = "Connections still sending their request head at once; one more closes the one that has been at it longest,"
+          + " so slow heads cannot take every connection. At most --max-connections. Default: half of --max-connections.")
+  Integer maxHeadConnections;
+
   @Option(names = "--header-timeout", paramLabel = "SECONDS",
-      description = "Seconds a connection may take to send a whole request, or sit idle between requests, before it is closed. Default: 10.")
+      description = "Seconds a connection may take to send a whole request head (however slowly it trickles), or sit idle"
+          + " between requests, before it is closed. Default: 10.")
   Integer headerTimeout;
 
   @Option(names = "--request-idle-timeout", paramLabel = "SECONDS",
@@ -256,12 +262,20 @@ final class ServeCommand implements Callable<Integer> {
     requirePositive("--max-waits", maxWaits == null ? null : maxWaits.longValue());
     requirePositive("--max-waits-per-instance", maxWaitsPerInstance == null ? null : maxWaitsPerInstance.longValue());
     requirePositive("--max-connections", maxConnections == null ? null : maxConnections.longValue());
+    requirePositive("--max-head-connections", maxHeadConnections == null ? null : maxHeadConnections.longValue());
     requirePositive("--header-timeout", headerTimeout == null ? null : headerTimeout.longValue());
     if (maxWaits != null || maxWaitsPerInstance != null) {
       b.maxWaits(maxWaits == null ? 4096 : maxWaits, maxWaitsPerInstance == null ? Math.min(2048, maxWaits) : maxWaitsPerInstance);
     }
     if (maxConnections != null) {
       b.maxConnections(maxConnections);
+    }
+    if (maxHeadConnections != null) {
+      if (maxConnections != null && maxHeadConnections > maxConnections) {
+        throw new UsageException("--max-head-connections must be at most --max-connections (" + maxConnections + ") but was "
+            + maxHeadConnections);
+      }
+      b.maxHeadConnections(maxHeadConnections);
     }
     if (headerTimeout != null || requestIdleTimeout != null) {
       if (requestIdleTimeout != null && requestIdleTimeout < 35) {

@@ -159,6 +159,7 @@ public final class TetherServer implements AutoCloseable {
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
     private Bounds bounds = Bounds.defaults();
+    private Integer headConnections; // null: half of maxConnections
     private int maxThreads = 32;
     private HostAddress.Tcp consoleAddress;
     private String consoleToken;
@@ -310,8 +311,8 @@ public final class TetherServer implements AutoCloseable {
     }
 
     /**
-     * How long a connection may take to send a whole request or sit idle between requests
-     * ({@code header}, default 10 s), and how long a request in progress may move no bytes
+     * How long a connection may take to send a whole request head, however slowly it trickles, or
+     * sit idle between requests ({@code header}, default 10 s; then it is closed), and how long a request in progress may move no bytes
      * ({@code requestIdle}, default 60 s, at least 35 s since a long-poll waits up to 30 s): a
      * client that stops reading its answer is disconnected after it.
      */
@@ -320,9 +321,27 @@ public final class TetherServer implements AutoCloseable {
       return this;
     }
 
-    /** Open connections across the listeners; past it new ones wait to be accepted. Default: 4096. */
+    /**
+     * Open connections across the listeners; past it new ones wait to be accepted. Default: 4096.
+     * Half of them (at least 1) may be still sending their request head; see
+     * {@link #maxHeadConnections(int)}.
+     */
     public Builder maxConnections(int connections) {
       this.bounds = bounds.withMaxConnections(connections);
+      return this;
+    }
+
+    /**
+     * How many of the {@link #maxConnections(int) open connections} may be still sending their
+     * request head at once (default: half of them, at least 1; at most all of them): one more
+     * closes the connection that has been sending its head longest, so clients that trickle their
+     * heads hold at most this many connections and whole requests keep the rest.
+     */
+    public Builder maxHeadConnections(int inHead) {
+      if (inHead < 1) {
+        throw new IllegalArgumentException("maxHeadConnections must be >= 1 but was " + inHead);
+      }
+      this.headConnections = inHead;
       return this;
     }
 
@@ -360,7 +379,8 @@ public final class TetherServer implements AutoCloseable {
      * @throws IllegalStateException when no store was set, or a TCP listener has no token, or both
      *     a token and a token file were set
      * @throws IllegalArgumentException when a TCP address is not loopback and that was not allowed,
-     *     or a token file breaks the rules of {@link TokenFile}
+     *     a token file breaks the rules of {@link TokenFile}, or maxHeadConnections is above
+     *     maxConnections
      * @throws IOException when the address is in use or cannot be bound, or a file cannot be read
      */
     public TetherServer start() throws IOException {
@@ -388,9 +408,11 @@ public final class TetherServer implements AutoCloseable {
       List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
-      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, bounds, roots,
+      // Checked here (at most maxConnections), whatever order the two were set in.
+      Bounds limits = headConnections == null ? bounds : bounds.withMaxConnections(bounds.maxConnections(), headConnections);
+      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, limits, roots,
           maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener));
-      return new TetherServer(daemon, consoleBearer, bounds);
+      return new TetherServer(daemon, consoleBearer, limits);
     }
 
     private void requireLoopbackOrAllowed(String what, HostAddress.Tcp tcp) {

@@ -13,15 +13,18 @@ import java.util.Objects;
  *     gets 503, a stream waits); answers of at most 64 KiB are not counted
  * @param maxWaits long-polls and streams held at once (past it: 503)
  * @param maxWaitsPerInstance long-polls and streams held at once on one instance (past it: 503)
- * @param headerTimeout how long a connection may take to send a whole request, and sit idle
- *     between requests (then it is closed)
+ * @param headerTimeout how long a connection may take to send a whole request head, however slowly
+ *     it trickles, and sit idle between requests (then it is closed; see {@link HeadDeadlines})
  * @param requestIdleTimeout how long a request in progress may move no bytes while it reads its
  *     body or writes its answer (a stalled reader is cut then); longer than the longest wait
  * @param maxConnections open connections across the listeners (past it: new ones wait in the
  *     accept queue)
+ * @param maxHeadConnections connections still sending their request head at once, across the
+ *     listeners; one more closes the one that has been at it longest, so slow heads hold at most
+ *     this many of {@code maxConnections} (at most {@code maxConnections}; keep it below)
  */
 public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxWaitsPerInstance, Duration headerTimeout,
-    Duration requestIdleTimeout, int maxConnections) {
+    Duration requestIdleTimeout, int maxConnections, int maxHeadConnections) {
   /** The longest a long-poll waits: a request idle timeout must leave room for it. */
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
@@ -31,6 +34,11 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
     requirePositive("maxWaits", maxWaits);
     requirePositive("maxWaitsPerInstance", maxWaitsPerInstance);
     requirePositive("maxConnections", maxConnections);
+    requirePositive("maxHeadConnections", maxHeadConnections);
+    if (maxHeadConnections > maxConnections) {
+      throw new IllegalArgumentException("maxHeadConnections must be <= maxConnections (" + maxConnections + ") but was "
+          + maxHeadConnections);
+    }
     Objects.requireNonNull(headerTimeout, "headerTimeout");
     Objects.requireNonNull(requestIdleTimeout, "requestIdleTimeout");
     if (headerTimeout.toMillis() < 1) {
@@ -44,39 +52,57 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
 
   /**
    * A quarter of the heap for bodies (at least 64 MiB), an eighth for answers (at least 32 MiB),
-   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections.
+   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections of which
+   * {@link #defaultHeadConnections(int) half} in their head.
    */
   public static Bounds defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new Bounds(Math.max(64L << 20, heap / 4), Math.max(32L << 20, heap / 8), 4096, 2048, Duration.ofSeconds(10),
-        Duration.ofSeconds(60), 4096);
+        Duration.ofSeconds(60), 4096, defaultHeadConnections(4096));
+  }
+
+  /** The default cap on connections in their head: half of {@code maxConnections}, at least 1. */
+  public static int defaultHeadConnections(int maxConnections) {
+    return Math.max(1, maxConnections / 2);
   }
 
   public Bounds withIngressBytes(long bytes) {
-    return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
+        maxHeadConnections);
   }
 
   public Bounds withEgressBytes(long bytes) {
-    return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
+        maxHeadConnections);
   }
 
   public Bounds withWaits(int total, int perInstance) {
-    return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections,
+        maxHeadConnections);
   }
 
   public Bounds withTimeouts(Duration header, Duration requestIdle) {
-    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections);
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections,
+        maxHeadConnections);
   }
 
+  /** {@code connections} open at once, {@link #defaultHeadConnections(int) half} of them in their head. */
   public Bounds withMaxConnections(int connections) {
-    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections);
+    return withMaxConnections(connections, defaultHeadConnections(connections));
+  }
+
+  /** {@code connections} open at once, {@code inHead} of them in their head. */
+  public Bounds withMaxConnections(int connections, int inHead) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections,
+        inHead);
   }
 
   /** One line for the start-up log. */
   public String describe() {
     return "limits: bodies read at once " + mib(ingressBytes) + ", answers written at once " + mib(egressBytes)
-        + "; waits " + maxWaits + " (" + maxWaitsPerInstance + " per instance); connections " + maxConnections
-        + "; header timeout " + headerTimeout.toSeconds() + " s, request idle timeout " + requestIdleTimeout.toSeconds() + " s";
+        + "; waits " + maxWaits + " (" + maxWaitsPerInstance + " per instance); connections " + maxConnections + " ("
+        + maxHeadConnections + " in their head); header timeout " + headerTimeout.toSeconds()
+        + " s (the whole head), request idle timeout " + requestIdleTimeout.toSeconds() + " s";
   }
 
   private static String mib(long bytes) {

@@ -89,6 +89,10 @@ public final class Daemon implements AutoCloseable {
     // Jetty's per-connection header cache matches values case-insensitively by default, which
     // would let "Bearer S3CRET" pass after "Bearer s3cret" on a kept-alive connection.
     config.setHeaderCacheCaseSensitive(true);
+    // The header timeout below is an idle timeout; this makes it a total deadline for each request
+    // head and caps the connections still in their head (slow heads cannot fill maxConnections).
+    HeadDeadlines heads = new HeadDeadlines(bounds.headerTimeout(), bounds.maxHeadConnections(), server::getScheduler);
+    config.addCustomizer(heads);
     HttpConnectionFactory http = new HttpConnectionFactory(config);
     if (address instanceof HostAddress.Unix unix) {
       UnixDomainServerConnector c = new UnixDomainServerConnector(server, http);
@@ -106,6 +110,7 @@ public final class Daemon implements AutoCloseable {
       connector = c;
     }
     connector.setIdleTimeout(bounds.headerTimeout().toMillis());
+    connector.addEventListener(heads);
     server.addConnector(connector);
     this.registry = registry;
     this.blobs = blobs;
@@ -120,6 +125,7 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.setHost(console.address().host());
       consoleConnector.setPort(console.address().port());
       consoleConnector.setIdleTimeout(bounds.headerTimeout().toMillis());
+      consoleConnector.addEventListener(heads);
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
       server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(handler, consoleConnector, routes),
