@@ -63,6 +63,23 @@ class ConsoleHttpTest {
   }
 
   @Test
+  void consoleToken_reachesNoTokenRoute_andBadEncodingsAre400() throws Exception {
+    HttpResponse<String> mint = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + "/v1/tokens"))
+        .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{\"instance\":\"default\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(403, mint.statusCode(), mint.body());
+    assertEquals("PERMISSION_DENIED", code(mint));
+    assertEquals(403, get("/v1/tokens", "Authorization", "Bearer " + token).statusCode());
+    for (String target : java.util.List.of("/v1/instances/default/tether/poll?channel=%C0%AE%C0%AE", "/v1/instances/%C0%AE%C0%AE",
+        "/%C0%AE%C0%AE", "/v1/%zz")) {
+      RawSocket.Response r = RawSocket.exchange(console, "GET " + target + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token
+          + "\r\nConnection: close\r\n\r\n");
+      assertEquals(400, r.status(), target + ": " + r.body());
+      assertEquals("application/json", r.contentType(), target);
+    }
+  }
+
+  @Test
   void newToken_is32RandomBytes_urlSafeBase64() {
     assertTrue(token.matches("[A-Za-z0-9_-]{43}"), token);
     assertNotEquals(token, BearerAuth.newToken());
