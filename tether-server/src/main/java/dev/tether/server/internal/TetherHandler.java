@@ -36,7 +36,11 @@ import org.eclipse.jetty.util.Fields;
  * {@link #beginShutdown()} can answer each of them at once (an empty, timed-out page) before the
  * server stops, instead of letting them be cut off. A client that disconnects during a long-poll
  * is not noticed until the wait ends (HTTP/1.1 has no read interest while a GET is handled), which
- * costs a waiter entry for at most {@code wait_ms}, never a thread.
+ * costs a waiter entry for at most {@code wait_ms}, never a thread. Each wait and stream is also
+ * filed in {@link Grants} under its instance and the instance token that let it in, so revoking
+ * the token or deleting the instance ends it at once (401 or 404 for a poll, the last chunk for a
+ * stream). The path and query are decoded once, up front: a malformed encoding is 400
+ * {@code INVALID_ARGUMENT}, never a server failure.
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns

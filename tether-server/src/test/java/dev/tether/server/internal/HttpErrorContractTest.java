@@ -78,6 +78,15 @@ class HttpErrorContractTest {
   }
 
   @Test
+  void malformedEncodingInQuery_400InvalidArgument_notAServerFailure() throws Exception {
+    for (String query : java.util.List.of("channel=%C0%AE%C0%AE", "channel=%zz", "channel=%", "session_id=%ff%fe", "types=a%C0")) {
+      assertJsonError(get(BASE + "/poll?" + query), 400, ErrorCode.INVALID_ARGUMENT.name());
+      assertJsonError(get(BASE + "/watermark?" + query), 400, ErrorCode.INVALID_ARGUMENT.name());
+    }
+    assertEquals(0, server.handler().failures(), "a client's bad encoding is not logged as the server's failure");
+  }
+
+  @Test
   void rawNonAsciiByteInUri_400Json() throws Exception {
     assertJsonError(get("/v1/instances/\u00ff\u00fe/tether/poll"), 400, ErrorCode.BAD_REQUEST.name());
   }
