@@ -186,7 +186,8 @@ final class CovenCommand implements Callable<Integer> {
   }
 
   /**
-   * One stderr line per event; a request's lines carry its {@code msg_id} on the host (from
+   * One stderr line per event, through {@link CommandLog} (what the gateway sends, ids and reasons,
+   * is escaped there); a request's lines carry its {@code msg_id} on the host (from
    * {@link #onForwarded}) as a field, so {@code --log-format json} links them to the host's and the
    * agent's lines of the same ask.
    */
@@ -196,24 +197,24 @@ final class CovenCommand implements Callable<Integer> {
 
     @Override
     public void onConnecting(String target, int attempt) {
-      System.err.println("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+      asks.info("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
     }
 
     @Override
     public void onRegistered(CovenWelcome w) {
-      System.err.println("tether coven: registered as " + w.agentId() + " with gateway " + w.serverId()
+      asks.info("tether coven: registered as " + w.agentId() + " with gateway " + w.serverId()
           + " (instance " + w.instanceId() + ")");
     }
 
     @Override
     public void onDisconnected(String reason, Duration retryIn) {
-      System.err.println(String.format(Locale.ROOT, "tether coven: disconnected (%s); reconnecting in %.1f s", reason,
+      asks.info(String.format(Locale.ROOT, "tether coven: disconnected (%s); reconnecting in %.1f s", reason,
           retryIn.toMillis() / 1000.0));
     }
 
     @Override
     public void onRequest(String requestId, String threadId, int attachments) {
-      System.err.println("tether coven: request " + requestId + " in thread " + threadId
+      asks.info("tether coven: request " + requestId + " in thread " + threadId
           + (attachments == 0 ? "" : " with " + attachments + " attachment" + (attachments == 1 ? "" : "s")));
     }
 
@@ -233,7 +234,7 @@ final class CovenCommand implements Callable<Integer> {
 
     @Override
     public void onWarning(String message) {
-      System.err.println("tether coven: " + message);
+      asks.info("tether coven: " + message);
     }
 
     @Override
@@ -244,7 +245,7 @@ final class CovenCommand implements Callable<Integer> {
         case REGISTRATION_REJECTED -> "the gateway rejected the registration: " + t.detail();
         case REFUSED -> "the gateway refused the connection: " + t.detail();
       };
-      System.err.println("tether coven: " + what);
+      asks.info("tether coven: " + what);
     }
   }
 }
