@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -170,6 +169,7 @@ final class CovenCommand implements Callable<Integer> {
   /** The id in {@code file}, or a new UUID written there (owner-only) when it does not exist. */
   static String agentId(Path file) throws IOException {
     if (Files.exists(file)) {
+      dev.tether.api.internal.PrivateFiles.restrict(file); // one an earlier version wrote 0644
       String id = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (id.isEmpty() || id.contains("\n")) {
         throw new IllegalArgumentException(file + " must hold one agent id");
@@ -178,10 +178,18 @@ final class CovenCommand implements Callable<Integer> {
     }
     Path dir = file.toAbsolutePath().getParent();
     if (dir != null && !Files.isDirectory(dir)) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      dev.tether.api.internal.PrivateFiles.createDirectories(dir);
     }
     String id = UUID.randomUUID().toString();
-    Files.writeString(file, id + "\n", StandardCharsets.UTF_8);
+    // 0600 from its creation: Files.writeString would make it 0644 under the usual umask.
+    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file,
+        java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+        dev.tether.api.internal.PrivateFiles.fileAttributes(file))) {
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap((id + "\n").getBytes(StandardCharsets.UTF_8));
+      while (bytes.hasRemaining()) {
+        ch.write(bytes);
+      }
+    }
     return id;
   }
 
