@@ -52,11 +52,10 @@ final class LogOptions {
       HELD.add(tether);
     }
     if ("text".equals(format)) {
-      TextLogFormatter text = new TextLogFormatter();
       for (Handler h : root.getHandlers()) {
         h.setLevel(threshold);
-        h.setFormatter(text);
       }
+      textFormat();
       CommandLog.configure(null, threshold);
       return;
     }
@@ -70,6 +69,18 @@ final class LogOptions {
     root.addHandler(json);
     System.setErr(new PrintStream(new JsonLines(original, "tether." + command), true, StandardCharsets.UTF_8));
     CommandLog.configure(original, threshold);
+  }
+
+  /**
+   * Gives every handler of the root logger the escaping one-line {@link TextLogFormatter}: the
+   * text format. {@link Main#main} applies it before any command runs, so the commands without
+   * these flags ({@code mcp}, {@code token}, ...) log the same way.
+   */
+  static void textFormat() {
+    TextLogFormatter text = new TextLogFormatter();
+    for (Handler h : Logger.getLogger("").getHandlers()) {
+      h.setFormatter(text);
+    }
   }
 
   /** The java.util.logging level of a {@code --log-level} value (System.Logger's names). */
