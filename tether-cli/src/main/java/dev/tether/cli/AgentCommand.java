@@ -71,10 +71,7 @@ final class AgentCommand implements Callable<Integer> {
     ModelReplier.Endpoint endpoint = demo ? null : ModelReplier.fromEnvironment(System.getenv(), model);
     Replier replier = endpoint == null ? new DemoReplier() : new ModelReplier(endpoint);
     java.nio.file.Path dir = dataDir == null ? Connections.home().resolve(".tether").resolve("agent") : dataDir;
-    if (!java.nio.file.Files.isDirectory(dir)) {
-      java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
-    }
+    DataDir.claim("--data-dir", dir); // 0700, an existing one of ours tightened, another user's refused
     try (SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
       long start = afterSeq;
       if (start < 0) {

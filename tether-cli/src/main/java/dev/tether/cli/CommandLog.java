@@ -11,7 +11,8 @@ import java.util.logging.Level;
  * fields ({@code instance}, {@code session}, {@code msg_id}, ...) so the ask can be followed by its
  * {@code msg_id} across the host's, the agent's and the bridges' logs. {@code DEBUG} lines are
  * written only under {@code --log-level debug} or {@code trace}. Configured once by
- * {@link LogOptions#install}; thread-safe.
+ * {@link LogOptions#install}; thread-safe. In text mode the line is escaped ({@link LogText}), so a
+ * field from outside cannot print a line of its own; in JSON mode the formatter escapes it.
  */
 final class CommandLog {
   private static volatile PrintStream json; // the real stderr under --log-format json, else null
@@ -37,6 +38,11 @@ final class CommandLog {
     write(Level.INFO, text, fields);
   }
 
+  /** An INFO line without fields: a command's line that carries text from outside. */
+  void info(String text) {
+    write(Level.INFO, text, null);
+  }
+
   void debug(String text, Map<String, String> fields) {
     write(Level.FINE, text, fields);
   }
@@ -51,7 +57,7 @@ final class CommandLog {
     }
     PrintStream out = json;
     if (out == null) {
-      System.err.println(text);
+      System.err.println(LogText.escape(text)); // one line, whatever the text carries
     } else {
       out.print(JsonLogFormatter.line(Instant.now(), JsonLogFormatter.level(level), logger, text, fields, null, null));
       out.flush();

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -170,6 +169,7 @@ final class CovenCommand implements Callable<Integer> {
   /** The id in {@code file}, or a new UUID written there (owner-only) when it does not exist. */
   static String agentId(Path file) throws IOException {
     if (Files.exists(file)) {
+      dev.tether.api.internal.PrivateFiles.restrict(file); // one an earlier version wrote 0644
       String id = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (id.isEmpty() || id.contains("\n")) {
         throw new IllegalArgumentException(file + " must hold one agent id");
@@ -178,15 +178,24 @@ final class CovenCommand implements Callable<Integer> {
     }
     Path dir = file.toAbsolutePath().getParent();
     if (dir != null && !Files.isDirectory(dir)) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      dev.tether.api.internal.PrivateFiles.createDirectories(dir);
     }
     String id = UUID.randomUUID().toString();
-    Files.writeString(file, id + "\n", StandardCharsets.UTF_8);
+    // 0600 from its creation: Files.writeString would make it 0644 under the usual umask.
+    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file,
+        java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+        dev.tether.api.internal.PrivateFiles.fileAttributes(file))) {
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap((id + "\n").getBytes(StandardCharsets.UTF_8));
+      while (bytes.hasRemaining()) {
+        ch.write(bytes);
+      }
+    }
     return id;
   }
 
   /**
-   * One stderr line per event; a request's lines carry its {@code msg_id} on the host (from
+   * One stderr line per event, through {@link CommandLog} (what the gateway sends, ids and reasons,
+   * is escaped there); a request's lines carry its {@code msg_id} on the host (from
    * {@link #onForwarded}) as a field, so {@code --log-format json} links them to the host's and the
    * agent's lines of the same ask.
    */
@@ -196,24 +205,24 @@ final class CovenCommand implements Callable<Integer> {
 
     @Override
     public void onConnecting(String target, int attempt) {
-      System.err.println("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+      asks.info("tether coven: connecting to " + target + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
     }
 
     @Override
     public void onRegistered(CovenWelcome w) {
-      System.err.println("tether coven: registered as " + w.agentId() + " with gateway " + w.serverId()
+      asks.info("tether coven: registered as " + w.agentId() + " with gateway " + w.serverId()
           + " (instance " + w.instanceId() + ")");
     }
 
     @Override
     public void onDisconnected(String reason, Duration retryIn) {
-      System.err.println(String.format(Locale.ROOT, "tether coven: disconnected (%s); reconnecting in %.1f s", reason,
+      asks.info(String.format(Locale.ROOT, "tether coven: disconnected (%s); reconnecting in %.1f s", reason,
           retryIn.toMillis() / 1000.0));
     }
 
     @Override
     public void onRequest(String requestId, String threadId, int attachments) {
-      System.err.println("tether coven: request " + requestId + " in thread " + threadId
+      asks.info("tether coven: request " + requestId + " in thread " + threadId
           + (attachments == 0 ? "" : " with " + attachments + " attachment" + (attachments == 1 ? "" : "s")));
     }
 
@@ -233,7 +242,7 @@ final class CovenCommand implements Callable<Integer> {
 
     @Override
     public void onWarning(String message) {
-      System.err.println("tether coven: " + message);
+      asks.info("tether coven: " + message);
     }
 
     @Override
@@ -244,7 +253,7 @@ final class CovenCommand implements Callable<Integer> {
         case REGISTRATION_REJECTED -> "the gateway rejected the registration: " + t.detail();
         case REFUSED -> "the gateway refused the connection: " + t.detail();
       };
-      System.err.println("tether coven: " + what);
+      asks.info("tether coven: " + what);
     }
   }
 }

@@ -94,7 +94,7 @@ final class DemoAgent implements AutoCloseable {
         if (!running) {
           break;
         }
-        System.err.println("tether agent: poll failed (" + rootMessage(e) + "); retrying in 1 s");
+        ASKS.info("tether agent: poll failed (" + rootMessage(e) + "); retrying in 1 s");
         Thread.sleep(1000);
         continue;
       }
@@ -118,7 +118,7 @@ final class DemoAgent implements AutoCloseable {
     if (FrameTypes.CONTROL_CANCEL.equals(frame.type())) {
       if (msgId != null) {
         cancels.computeIfAbsent(msgId, k -> new AtomicBoolean()).set(true);
-        System.err.println("tether agent: cancel " + msgId);
+        ASKS.info("tether agent: cancel " + msgId);
       }
       return;
     }
@@ -128,7 +128,7 @@ final class DemoAgent implements AutoCloseable {
       message = (Payload.UserMessage) frame.payloadView();
     } catch (TetherException | ClassCastException e) {
       // Still a turn: it ends with an error frame and idle presence, never in silence.
-      System.err.println("tether agent: cannot read seq " + frame.seq() + ": " + e.getMessage());
+      ASKS.info("tether agent: cannot read seq " + frame.seq() + ": " + e.getMessage());
       enqueue(session, id, () -> endWithError(session, id, e));
       return;
     }
@@ -146,7 +146,7 @@ final class DemoAgent implements AutoCloseable {
     tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
         .thenRunAsync(task, pool)
         .exceptionally(t -> {
-          System.err.println("tether agent: answering " + id + " failed: " + rootMessage(t));
+          ASKS.info("tether agent: answering " + id + " failed: " + rootMessage(t));
           return null;
         }));
   }
@@ -162,7 +162,7 @@ final class DemoAgent implements AutoCloseable {
       message = fetched.message();
       String preface = String.join("\n", fetched.notes());
       if (!preface.isEmpty()) {
-        System.err.println("tether agent: " + msgId + ": " + preface.replace('\n', ' '));
+        ASKS.info("tether agent: " + msgId + ": " + preface.replace('\n', ' '));
         post(Frames.assistantDelta(session, msgId, preface + "\n"));
       }
       // The earlier turns, images read back from the blob store; then the request joins the session.
@@ -219,7 +219,7 @@ final class DemoAgent implements AutoCloseable {
       post(errorFrame(session, msgId, failure));
       post(Frames.presence(session, msgId, Payload.Presence.IDLE));
     } catch (IOException e) {
-      System.err.println("tether agent: cannot post the error for " + msgId + ": " + e.getMessage());
+      ASKS.info("tether agent: cannot post the error for " + msgId + ": " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -17,7 +17,12 @@ import picocli.CommandLine.Option;
  * ({@link JsonLogFormatter}): the log records of the libraries (System.Logger, and Jetty through
  * SLF4J, both routed to java.util.logging) and the command's own progress lines ({@code logger} =
  * {@code tether.serve} and so on, {@code level} INFO; those written through {@link CommandLog}
- * also carry their fields). The level applies to both formats.
+ * also carry their fields). With {@code text}, every log record is one line ({@link TextLogFormatter})
+ * and every text from outside in it is escaped ({@link LogText}). The level applies to both formats.
+ *
+ * <p>A command's line that carries text from outside (a {@code msg_id}, an id or reason a gateway
+ * sent, an error that echoes input) goes through {@link CommandLog} or a logger, never straight to
+ * {@code System.err}: those two are the places where it is escaped, in either format.
  */
 final class LogOptions {
   @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
@@ -50,6 +55,7 @@ final class LogOptions {
       for (Handler h : root.getHandlers()) {
         h.setLevel(threshold);
       }
+      textFormat();
       CommandLog.configure(null, threshold);
       return;
     }
@@ -63,6 +69,18 @@ final class LogOptions {
     root.addHandler(json);
     System.setErr(new PrintStream(new JsonLines(original, "tether." + command), true, StandardCharsets.UTF_8));
     CommandLog.configure(original, threshold);
+  }
+
+  /**
+   * Gives every handler of the root logger the escaping one-line {@link TextLogFormatter}: the
+   * text format. {@link Main#main} applies it before any command runs, so the commands without
+   * these flags ({@code mcp}, {@code token}, ...) log the same way.
+   */
+  static void textFormat() {
+    TextLogFormatter text = new TextLogFormatter();
+    for (Handler h : Logger.getLogger("").getHandlers()) {
+      h.setFormatter(text);
+    }
   }
 
   /** The java.util.logging level of a {@code --log-level} value (System.Logger's names). */

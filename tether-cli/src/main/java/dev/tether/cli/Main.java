@@ -37,6 +37,7 @@ public final class Main implements Runnable {
 
   public static void main(String[] args) {
     JETTY_LOG.setLevel(java.util.logging.Level.WARNING); // Jetty's start-up INFO lines are noise on stderr
+    LogOptions.textFormat(); // one escaped line per record, also for the commands without --log-format
     System.exit(run(args));
   }
 

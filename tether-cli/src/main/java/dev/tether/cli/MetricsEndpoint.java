@@ -1,18 +1,30 @@
 package dev.tether.cli;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.tether.client.HostAddress;
 import dev.tether.store.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The operations listener of {@code serve --metrics} and the bridges' {@code --metrics}: its own
@@ -27,15 +39,30 @@ import java.util.function.Supplier;
  *
  * A loopback listener needs no token (what a local Prometheus or a sidecar expects); on any other
  * address every request needs {@code Authorization: Bearer} with the API's token (the same rule as
- * the API). One small thread; closed with the process.
+ * the API), checked before the method or path is looked at, in constant time.
+ *
+ * <p>Design: the same Jetty 12 server the daemon uses, sized for probes and scrapes so that no
+ * client can hold it. Its own small thread pool ({@value #MAX_THREADS} threads, none reserved); at
+ * most {@value #MAX_CONNECTIONS} connections (past that, new ones wait in the accept queue); each
+ * connection must deliver its whole request head within {@link #HEAD_DEADLINE} however slowly it
+ * trickles (a task on Jetty's scheduler closes it otherwise), may move no bytes for at most
+ * {@link #IDLE_TIMEOUT}, and carries one request ({@code Connection: close}), so the head deadline
+ * bounds every connection's life before it is answered. A stuck client costs one connection slot
+ * for a few seconds and no thread. Thread-safe; closed with the process.
  */
 final class MetricsEndpoint implements AutoCloseable {
-  private final HttpServer server;
-  private final ExecutorService pool;
+  static final int MAX_THREADS = 6;
+  static final int MAX_CONNECTIONS = 32;
+  static final Duration HEAD_DEADLINE = Duration.ofSeconds(5);
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
+  private static final int MAX_HEAD_BYTES = 8 * 1024;
 
-  private MetricsEndpoint(HttpServer server, ExecutorService pool) {
+  private final Server server;
+  private final ServerConnector connector;
+
+  private MetricsEndpoint(Server server, ServerConnector connector) {
     this.server = server;
-    this.pool = pool;
+    this.connector = connector;
   }
 
   /**
@@ -50,74 +77,170 @@ final class MetricsEndpoint implements AutoCloseable {
     if (!address.isLoopback() && token == null) {
       throw new IllegalArgumentException("a non-loopback metrics listener needs the API's bearer token (--listen with --token-file)");
     }
-    String required = address.isLoopback() ? null : token;
-    HttpServer server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 64);
-    ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "tether-metrics");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(pool);
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        handle(exchange, registry, readiness, required);
-      } catch (RuntimeException e) {
-        // Answered below if nothing was sent yet; a scrape that fails is retried by Prometheus.
-        System.getLogger(MetricsEndpoint.class.getName()).log(System.Logger.Level.WARNING, "metrics request failed", e);
-      }
-    });
-    server.start();
-    return new MetricsEndpoint(server, pool);
+    return start(address, new Routes(registry, readiness), address.isLoopback() ? null : token, HEAD_DEADLINE);
   }
 
-  private static void handle(HttpExchange exchange, PrometheusMeterRegistry registry, Supplier<Readiness> readiness,
-      String token) throws IOException {
-    if (token != null && !authorized(exchange.getRequestHeaders().getFirst("Authorization"), token)) {
-      exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer");
-      send(exchange, 401, "text/plain", "a valid 'Authorization: Bearer <token>' header is required\n");
-      return;
+  /**
+   * As above with the answers of {@code routes}, requiring {@code token} (when not null) whatever
+   * the address, and {@code headDeadline}: what tests use to check the rules on loopback.
+   */
+  static MetricsEndpoint start(HostAddress.Tcp address, Routes routes, String token, Duration headDeadline) throws IOException {
+    QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 2);
+    pool.setName("tether-metrics");
+    pool.setDaemon(true);
+    pool.setReservedThreads(0);
+    Server server = new Server(pool);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+    config.setSendServerVersion(false);
+    config.setRequestHeaderSize(MAX_HEAD_BYTES);
+    // As on the API's listener: the header cache must not let "Bearer S3CRET" pass after "Bearer s3cret".
+    config.setHeaderCacheCaseSensitive(true);
+    ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
+    connector.setName("metrics");
+    connector.setHost(address.host());
+    connector.setPort(address.port());
+    connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+    HeadDeadline deadline = new HeadDeadline(server, headDeadline);
+    connector.addBean(deadline);
+    server.addConnector(connector);
+    server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+    server.setHandler(new Answer(routes, token, deadline));
+    server.setStopTimeout(1_000);
+    server.setStopAtShutdown(false);
+    try {
+      server.start();
+    } catch (IOException e) {
+      stopQuietly(server);
+      throw e;
+    } catch (Exception e) {
+      stopQuietly(server);
+      throw new IOException("cannot start the metrics listener on " + address + ": " + e.getMessage(), e);
     }
-    if (!"GET".equals(exchange.getRequestMethod())) {
-      exchange.getResponseHeaders().add("Allow", "GET");
-      send(exchange, 405, "text/plain", "use GET\n");
-      return;
-    }
-    switch (exchange.getRequestURI().getPath()) {
-      case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
-      case "/ready" -> {
-        Readiness r = readiness.get();
-        send(exchange, r.ready() ? 200 : 503, "text/plain", r.ready() ? "ready\n" : "not ready: " + r.reason() + "\n");
-      }
-      case "/health" -> send(exchange, 200, "text/plain", "ok\n");
-      default -> send(exchange, 404, "text/plain", "this listener serves /metrics, /ready and /health\n");
-    }
-  }
-
-  private static boolean authorized(String header, String token) {
-    if (header == null || !header.startsWith("Bearer ")) {
-      return false;
-    }
-    return MessageDigest.isEqual(header.substring(7).getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", type);
-    exchange.getResponseHeaders().add("Cache-Control", "no-store");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    return new MetricsEndpoint(server, connector);
   }
 
   /** Where it listens (the port resolved). */
   int port() {
-    return server.getAddress().getPort();
+    return connector.getLocalPort();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    pool.shutdownNow();
+    stopQuietly(server);
+  }
+
+  private static void stopQuietly(Server server) {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      System.getLogger(MetricsEndpoint.class.getName()).log(System.Logger.Level.WARNING, "stopping the metrics listener failed", e);
+    }
+  }
+
+  /** The three answers: what each path says, apart from the listener's rules. */
+  record Routes(PrometheusMeterRegistry registry, Supplier<Readiness> readiness) {
+    Routes {
+      java.util.Objects.requireNonNull(registry, "registry");
+      java.util.Objects.requireNonNull(readiness, "readiness");
+    }
+  }
+
+  /**
+   * Closes a connection that has not delivered a whole request head within the deadline. Jetty
+   * tells it of every connection the metrics connector opens and closes; the handler tells it
+   * when a head arrived. Thread-safe.
+   */
+  private static final class HeadDeadline implements Connection.Listener {
+    private final Server server;
+    private final long deadlineMs;
+    private final Map<Connection, Scheduler.Task> waiting = new ConcurrentHashMap<>();
+
+    HeadDeadline(Server server, Duration deadline) {
+      this.server = server;
+      this.deadlineMs = deadline.toMillis();
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+      waiting.put(connection, server.getScheduler().schedule(() -> {
+        if (waiting.remove(connection) != null) {
+          connection.getEndPoint().close();
+        }
+      }, deadlineMs, TimeUnit.MILLISECONDS));
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+      headArrived(connection);
+    }
+
+    void headArrived(Connection connection) {
+      Scheduler.Task task = waiting.remove(connection);
+      if (task != null) {
+        task.cancel();
+      }
+    }
+  }
+
+  /** The one handler: the token first (when one is required), then the method, then the path. */
+  private static final class Answer extends Handler.Abstract.NonBlocking {
+    private final Routes routes;
+    private final byte[] token; // null: none required
+    private final HeadDeadline deadline;
+
+    Answer(Routes routes, String token, HeadDeadline deadline) {
+      this.routes = routes;
+      this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+      this.deadline = deadline;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      deadline.headArrived(request.getConnectionMetaData().getConnection());
+      response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+      if (token != null && !authorized(request.getHeaders().get(HttpHeader.AUTHORIZATION), token)) {
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+        return send(response, callback, 401, "text/plain", "a valid 'Authorization: Bearer <token>' header is required\n");
+      }
+      if (!"GET".equals(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET");
+        return send(response, callback, 405, "text/plain", "use GET\n");
+      }
+      try {
+        return switch (Request.getPathInContext(request)) {
+          case "/metrics" -> send(response, callback, 200, "text/plain; version=0.0.4; charset=utf-8", routes.registry.scrape());
+          case "/ready" -> {
+            Readiness r = routes.readiness.get();
+            yield send(response, callback, r.ready() ? 200 : 503, "text/plain", r.ready() ? "ready\n" : "not ready: " + r.reason() + "\n");
+          }
+          case "/health" -> send(response, callback, 200, "text/plain", "ok\n");
+          default -> send(response, callback, 404, "text/plain", "this listener serves /metrics, /ready and /health\n");
+        };
+      } catch (RuntimeException e) {
+        // A scrape that fails is retried by Prometheus; Jetty answers 500 if nothing was sent yet.
+        System.getLogger(MetricsEndpoint.class.getName()).log(System.Logger.Level.WARNING, "metrics request failed", e);
+        callback.failed(e);
+        return true;
+      }
+    }
+
+    private static boolean send(Response response, Callback callback, int status, String type, String body) {
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      response.setStatus(status);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+      response.write(true, java.nio.ByteBuffer.wrap(bytes), callback);
+      return true;
+    }
+  }
+
+  /** Whether {@code header} is {@code Bearer <token>}; compares in time independent of where they differ. */
+  static boolean authorized(String header, byte[] token) {
+    if (header == null || !header.startsWith("Bearer ")) {
+      return false;
+    }
+    return MessageDigest.isEqual(header.substring(7).getBytes(StandardCharsets.UTF_8), token);
   }
 }

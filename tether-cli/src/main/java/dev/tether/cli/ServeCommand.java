@@ -12,7 +12,6 @@ import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -51,7 +50,8 @@ final class ServeCommand implements Callable<Integer> {
   String console;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts). Default: in memory.")
+      description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts). DIR is made 0700;"
+          + " one that belongs to another user is refused. Default: in memory.")
   Path dataDir;
 
   @Option(names = "--with-agent",
@@ -294,9 +294,7 @@ final class ServeCommand implements Callable<Integer> {
       b.listen(socket == null ? HostAddress.defaultSocket() : new HostAddress.Unix(socket));
     }
     if (dataDir != null) {
-      if (!Files.isDirectory(dataDir)) {
-        Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
+      DataDir.claim("--data-dir", dataDir); // 0700, an existing one of ours tightened, another user's refused
       b.registryFile(dataDir.resolve("instances.json"));
     }
     for (String name : instanceNames()) {
@@ -419,9 +417,7 @@ final class ServeCommand implements Callable<Integer> {
       return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
           .maxInstances(budget.maxInstances()).listener(listener.apply("memory")).build();
     }
-    if (!Files.isDirectory(dataDir)) {
-      Files.createDirectories(dataDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    }
+    DataDir.claim("--data-dir", dataDir);
     return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())
         .maxInstances(budget.maxInstances()).listener(listener.apply("sqlite")).open();
   }

@@ -1,12 +1,12 @@
 package dev.tether.telegram.internal;
 
+import dev.tether.api.internal.PrivateDirectory;
+import dev.tether.api.internal.PrivateFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +44,13 @@ public final class BridgeRuntime implements AutoCloseable {
 
   public static BridgeRuntime start(BridgeConfig config, MediaSettings media, BotApi api) throws IOException {
     Path dir = config.stateDir();
-    if (!Files.isDirectory(dir)) {
-      try {
-        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } catch (UnsupportedOperationException e) {
-        Files.createDirectories(dir);
-      }
-    }
-    FileChannel channel = FileChannel.open(dir.resolve("bridge.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    // The state (offsets, cursors, media refs) is the bridge's alone: the directory 0700 (an
+    // existing one of ours tightened, another user's refused), every file in it 0600 from creation.
+    PrivateDirectory.claim(dir);
+    Path lockFile = dir.resolve("bridge.lock");
+    FileChannel channel = FileChannel.open(lockFile, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+        PrivateFiles.fileAttributes(lockFile));
+    PrivateFiles.restrict(lockFile); // one an earlier version made 0644
     FileLock lock;
     try {
       lock = channel.tryLock();

@@ -3,6 +3,7 @@ package dev.tether.telegram.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tether.api.internal.PrivateFiles;
 import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -22,7 +23,7 @@ import java.util.Objects;
  * and renames it over the old one (atomic on POSIX), so a crash leaves either the old or the new
  * state, never a torn one. A missing file reads as all zeros; a corrupt one is an
  * {@link IOException} naming the file (the bridge refuses to start rather than send everything
- * again). Not thread-safe: each file has one owner thread.
+ * again). The file is written owner-only ({@code 0600}). Not thread-safe: each file has one owner thread.
  */
 public final class StateFile {
   private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
@@ -74,8 +75,11 @@ public final class StateFile {
     ObjectNode root = JSON.createObjectNode();
     values.forEach(root::put);
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.WRITE)) {
+    // A new file, owner-only from its creation (one a crash left behind may have another mode), so
+    // the renamed state file is 0600 and never readable by others in between.
+    Files.deleteIfExists(tmp);
+    try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        PrivateFiles.fileAttributes(tmp))) {
       ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
       ch.force(true);
     }
