@@ -540,11 +540,13 @@ public final class ConfinedDirectory implements Closeable {
 
   /**
    * Whether {@code name} is one plain path component: not empty, not {@code .} or {@code ..}, no
-   * {@code /}, {@code \} or NUL, at most 255 UTF-8 bytes.
+   * {@code /}, {@code \} or NUL, no unpaired surrogate (it has no file-system spelling), at
+   * most 255 UTF-8 bytes.
    */
   public static boolean isComponent(String name) {
     return name != null && !name.isEmpty() && !name.equals(".") && !name.equals("..")
         && name.indexOf('/') < 0 && name.indexOf('\\') < 0 && name.indexOf('\0') < 0
+        && name.codePoints().noneMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE)
         && name.getBytes(StandardCharsets.UTF_8).length <= 255;
   }
 
