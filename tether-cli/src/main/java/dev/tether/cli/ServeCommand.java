@@ -50,8 +50,9 @@ final class ServeCommand implements Callable<Integer> {
   String console;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts). DIR is made 0700;"
-          + " one that belongs to another user is refused. Default: in memory.")
+      description = "Keep frames in a durable SQLite journal in DIR (seq continues across restarts), and attachments in"
+          + " DIR/attachments (host-only; else ~/.tether/attachments). DIR is made 0700; one that belongs to another"
+          + " user is refused. Default: in memory.")
   Path dataDir;
 
   @Option(names = "--with-agent",
@@ -259,6 +260,8 @@ final class ServeCommand implements Callable<Integer> {
     } else {
       workspaces.forEach(b::workspaces);
     }
+    // Attachments stay out of the guest's reach: host-only, beside the workspaces, never in one.
+    b.attachmentsDirectory(dataDir != null ? dataDir.resolve("attachments") : Connections.home().resolve(".tether").resolve("attachments"));
     requirePositive("--max-waits", maxWaits == null ? null : maxWaits.longValue());
     requirePositive("--max-waits-per-instance", maxWaitsPerInstance == null ? null : maxWaitsPerInstance.longValue());
     requirePositive("--max-connections", maxConnections == null ? null : maxConnections.longValue());

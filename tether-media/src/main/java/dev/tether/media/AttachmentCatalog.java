@@ -1,18 +1,15 @@
 package dev.tether.media;
 
 import dev.tether.api.ErrorCode;
-import dev.tether.api.internal.PrivateFiles;
 import dev.tether.images.Images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
-import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.media.internal.MediaFiles;
 import dev.tether.media.internal.MediaText;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -40,6 +37,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * U+FFFD, and windows by code points. A file counts as binary, and is refused, when its first
  * 8 KiB hold a NUL byte; that is the whole rule.
  *
+ * <p><b>Files.</b> Every file is read and written through a {@link ConfinedDirectory}: opened
+ * relative to the catalog's opened directory without following links, regular files only, sizes
+ * from the open file, written atomically and owner-only. A catalog built on a path opens that
+ * directory (trusted, created 0700 when missing) for each call; one built on a
+ * {@link ConfinedDirectory} uses that handle, which the caller keeps open while using the catalog
+ * and closes afterwards. A planted link, FIFO or directory where a file belongs is an
+ * {@link dev.tether.sessions.UnsafeFileException}.
+ *
  * <p><b>Concurrency and durability.</b> Thread-safe. Saves are serialised by a lock: the file
  * is written atomically, then the manifest is rewritten atomically, then a new immutable snapshot
  * is published for readers, who never lock.
@@ -50,7 +55,8 @@ public final class AttachmentCatalog {
 
   private static final System.Logger LOG = System.getLogger(AttachmentCatalog.class.getName());
 
-  private final Path dir;
+  private final Path dir; // null when built on a handle
+  private final ConfinedDirectory handle; // null when built on a path
   private final long maxUploadBytes;
   private final int maxReadChars;
   private final int maxAttachments;
@@ -61,6 +67,7 @@ public final class AttachmentCatalog {
 
   private AttachmentCatalog(Builder b, List<Attachment> loaded) {
     this.dir = b.dir;
+    this.handle = b.handle;
     this.maxUploadBytes = b.maxUploadBytes;
     this.maxReadChars = b.maxReadChars;
     this.maxAttachments = b.maxAttachments;
@@ -75,12 +82,23 @@ public final class AttachmentCatalog {
   }
 
   public static Builder builder(Path dir) {
-    return new Builder(dir);
+    return new Builder(Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize(), null);
   }
 
-  /** The directory the attachments live in. */
+  /**
+   * A catalog whose files are in the opened directory {@code dir} (see the class comment); the
+   * caller keeps it open while using the catalog.
+   */
+  public static Builder builder(ConfinedDirectory dir) {
+    return new Builder(null, Objects.requireNonNull(dir, "dir"));
+  }
+
+  /**
+   * The directory the attachments live in; for a catalog built on a {@link ConfinedDirectory},
+   * that directory's path relative to its root.
+   */
   public Path directory() {
-    return dir;
+    return dir != null ? dir : Path.of(handle.where().isEmpty() ? "." : handle.where());
   }
 
   /**
@@ -131,14 +149,16 @@ public final class AttachmentCatalog {
       if (current.size() >= maxAttachments) {
         throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the catalog already holds " + current.size() + " attachments, its limit");
       }
-      String name = freeName(MediaFiles.sanitise(fileName), current);
-      Path path = MediaFiles.resolveInside(dir, name);
-      AtomicFiles.write(path, bytes);
-      Attachment added = new Attachment(name, mimeType, bytes.length, clock.instant());
-      List<Attachment> next = new ArrayList<>(current);
-      next.add(added);
-      AttachmentManifest.write(dir.resolve(AttachmentManifest.FILE_NAME), next);
-      attachments = List.copyOf(next);
+      Attachment added = inDirectory(d -> {
+        String name = freeName(d, MediaFiles.sanitise(fileName), current);
+        d.write(name, bytes);
+        Attachment a = new Attachment(name, mimeType, bytes.length, clock.instant());
+        List<Attachment> next = new ArrayList<>(current);
+        next.add(a);
+        d.write(AttachmentManifest.FILE_NAME, AttachmentManifest.toJson(next));
+        attachments = List.copyOf(next);
+        return a;
+      });
       return added;
     } finally {
       saveLock.unlock();
@@ -251,19 +271,38 @@ public final class AttachmentCatalog {
   }
 
   private byte[] readFile(Attachment a) throws IOException {
-    Path path = MediaFiles.resolveInside(dir, a.fileName());
     // The manifest's size may come from an older, larger limit; never trust it beyond an array.
-    return MediaFiles.readBounded(path, Math.min(Math.max(a.size(), maxUploadBytes), Integer.MAX_VALUE - 16));
+    long max = Math.min(Math.max(a.size(), maxUploadBytes), Integer.MAX_VALUE - 16);
+    return inDirectory(d -> d.read(MediaFiles.requirePlain(a.fileName()), max));
   }
 
-  private String freeName(String wanted, List<Attachment> current) {
+  @FunctionalInterface
+  private interface DirectoryCall<T> {
+    T call(ConfinedDirectory dir) throws IOException;
+  }
+
+  /** Runs {@code call} on the catalog's opened directory: the caller's handle, or the path opened for this call. */
+  private <T> T inDirectory(DirectoryCall<T> call) throws IOException {
+    return inDirectory(dir, handle, call);
+  }
+
+  private static <T> T inDirectory(Path dir, ConfinedDirectory handle, DirectoryCall<T> call) throws IOException {
+    if (handle != null) {
+      return call.call(handle);
+    }
+    try (ConfinedDirectory d = ConfinedDirectory.openOrCreate(dir)) {
+      return call.call(d);
+    }
+  }
+
+  private static String freeName(ConfinedDirectory dir, String wanted, List<Attachment> current) throws IOException {
     Set<String> taken = new HashSet<>();
     for (Attachment a : current) {
       taken.add(a.fileName().toLowerCase(Locale.ROOT));
     }
     String name = wanted;
     for (int n = 1; taken.contains(name.toLowerCase(Locale.ROOT))
-        || Files.exists(dir.resolve(name), LinkOption.NOFOLLOW_LINKS); n++) {
+        || dir.attributes(name).isPresent(); n++) {
       name = MediaFiles.sanitise(MediaFiles.withSuffix(wanted, n));
     }
     return name;
@@ -272,6 +311,7 @@ public final class AttachmentCatalog {
   /** Builds and opens an {@link AttachmentCatalog}; setters fail fast naming the setting. Not thread-safe. */
   public static final class Builder {
     private final Path dir;
+    private final ConfinedDirectory handle;
     private long maxUploadBytes = 20L << 20;
     private int maxReadChars = 50_000;
     private int maxAttachments = 10_000;
@@ -279,8 +319,9 @@ public final class AttachmentCatalog {
     private Limits limits = Limits.defaults();
     private Clock clock = Clock.systemUTC();
 
-    private Builder(Path dir) {
-      this.dir = Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize();
+    private Builder(Path dir, ConfinedDirectory handle) {
+      this.dir = dir;
+      this.handle = handle;
     }
 
     /** The largest decoded upload. Default 20 MiB. */
@@ -333,16 +374,19 @@ public final class AttachmentCatalog {
     }
 
     /**
-     * Creates the directory if needed and reads its manifest, if any.
+     * Creates the directory if needed (0700, for a catalog on a path) and reads its manifest, if
+     * any, through the opened directory.
      *
      * @throws MediaFormatException when the manifest is invalid (nothing is opened then)
+     * @throws dev.tether.sessions.UnsafeFileException when the manifest is a link, FIFO or directory
      */
     public AttachmentCatalog open() throws IOException {
-      PrivateFiles.createDirectories(dir);
-      Path manifest = dir.resolve(AttachmentManifest.FILE_NAME);
-      List<Attachment> loaded = Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)
-          ? AttachmentManifest.read(manifest, maxManifestBytes, maxAttachments)
-          : List.of();
+      List<Attachment> loaded = inDirectory(dir, handle, d -> {
+        if (d.attributes(AttachmentManifest.FILE_NAME).isEmpty()) {
+          return List.of();
+        }
+        return AttachmentManifest.read(d, maxManifestBytes, maxAttachments);
+      });
       return new AttachmentCatalog(this, loaded);
     }
   }

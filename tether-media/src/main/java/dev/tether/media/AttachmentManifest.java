@@ -1,12 +1,11 @@
 package dev.tether.media;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.media.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,11 +32,6 @@ final class AttachmentManifest {
 
   private AttachmentManifest() {}
 
-  static void write(Path path, List<Attachment> attachments) throws IOException {
-    byte[] json = toJson(attachments);
-    AtomicFiles.write(path, json);
-  }
-
   /** The manifest's bytes for {@code attachments}, in order. */
   static byte[] toJson(List<Attachment> attachments) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -61,9 +55,17 @@ final class AttachmentManifest {
     return out.toByteArray();
   }
 
-  static List<Attachment> read(Path path, long maxBytes, int maxEntries) throws IOException {
-    byte[] bytes = MediaFileFields.readFile(path, "attachment manifest", maxBytes);
-    return parse(bytes, "attachment manifest " + path, maxEntries);
+  /** The manifest in the opened attachment directory {@code dir}, read through it (see {@link ConfinedDirectory}). */
+  static List<Attachment> read(ConfinedDirectory dir, long maxBytes, int maxEntries) throws IOException {
+    String where = dir.where().isEmpty() ? FILE_NAME : dir.where() + "/" + FILE_NAME;
+    byte[] bytes;
+    try (ConfinedDirectory.OpenFile f = dir.openFile(FILE_NAME)) {
+      if (f.size() > maxBytes) {
+        throw new MediaFormatException("attachment manifest " + where + " is larger than " + maxBytes + " bytes");
+      }
+      bytes = f.readAll();
+    }
+    return parse(bytes, "attachment manifest " + where, maxEntries);
   }
 
   static List<Attachment> parse(byte[] bytes, String name, int maxEntries) throws MediaFormatException {

@@ -6,7 +6,7 @@ import dev.tether.images.Images;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
-import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.media.internal.MediaFiles;
 import dev.tether.media.internal.MediaText;
 import java.io.IOException;
@@ -185,19 +185,23 @@ public final class MediaFetcher implements AutoCloseable {
 
   private MediaFetchResult save(MediaReference ref, byte[] head, InputStream rest) throws IOException {
     String base = ref.fileName() != null ? ref.fileName() : ref.kind().wireName();
-    Path target = MediaFiles.resolveInside(mediaDir, MediaFiles.sanitise(ref.id() + "-" + MediaFiles.sanitise(base)));
+    String name = MediaFiles.sanitise(ref.id() + "-" + MediaFiles.sanitise(base));
+    Path target = MediaFiles.resolveInside(mediaDir, name);
     long[] written = {0};
-    AtomicFiles.write(target, out -> {
-      requireWithinLimit(ref, head.length);
-      out.write(head);
-      written[0] = head.length;
-      byte[] buf = new byte[64 * 1024];
-      for (int n; (n = rest.read(buf)) >= 0; ) {
-        requireWithinLimit(ref, written[0] + n);
-        out.write(buf, 0, n);
-        written[0] += n;
-      }
-    });
+    // Written through the opened media directory: temp file (0600, O_EXCL, no links followed), renameat.
+    try (ConfinedDirectory dir = ConfinedDirectory.openOrCreate(mediaDir)) {
+      dir.write(name, out -> {
+        requireWithinLimit(ref, head.length);
+        out.write(head);
+        written[0] = head.length;
+        byte[] buf = new byte[64 * 1024];
+        for (int n; (n = rest.read(buf)) >= 0; ) {
+          requireWithinLimit(ref, written[0] + n);
+          out.write(buf, 0, n);
+          written[0] += n;
+        }
+      });
+    }
     return new MediaFetchResult.SavedFile(ref, target, written[0]);
   }
 

@@ -341,6 +341,34 @@ class AttachmentCatalogTest {
   }
 
   @Test
+  void open_fifoAsManifest_isRefusedWithinSeconds_throughAnOpenedDirectory() throws Exception {
+    Path sessionDir = Files.createDirectories(root.resolve("handle/session"));
+    Process p = new ProcessBuilder("mkfifo", sessionDir.resolve(".manifest.json").toString()).inheritIO().start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo works here");
+    long start = System.nanoTime();
+    try (dev.tether.sessions.ConfinedDirectory base = dev.tether.sessions.ConfinedDirectory.open(root.resolve("handle"));
+        dev.tether.sessions.ConfinedDirectory session = base.directory("session")) {
+      dev.tether.sessions.UnsafeFileException e = assertThrows(dev.tether.sessions.UnsafeFileException.class,
+          () -> AttachmentCatalog.builder(session).open());
+      assertEquals("session/.manifest.json", e.getFile());
+    }
+    assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(3), "no thread blocked on the FIFO");
+  }
+
+  @Test
+  void catalogOnAnOpenedDirectory_savesListsAndReadsThroughIt() throws Exception {
+    Files.createDirectories(root.resolve("handle"));
+    try (dev.tether.sessions.ConfinedDirectory base = dev.tether.sessions.ConfinedDirectory.open(root.resolve("handle"));
+        dev.tether.sessions.ConfinedDirectory session = base.createDirectory("s")) {
+      AttachmentCatalog catalog = AttachmentCatalog.builder(session).open();
+      catalog.save("../../notes.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8));
+      assertEquals("hello", catalog.read("notes.txt").text());
+      assertEquals(List.of("notes.txt"), AttachmentCatalog.builder(session).open().list().stream().map(Attachment::fileName).toList());
+    }
+    assertEquals(Set.of(".manifest.json", "notes.txt"), Set.of(root.resolve("handle/s").toFile().list()));
+  }
+
+  @Test
   void save_concurrentUploadsOfOneNameAllGetDistinctFiles() throws Exception {
     AttachmentCatalog catalog = open();
     int threads = 8;

@@ -164,8 +164,23 @@ public final class TetherServer implements AutoCloseable {
     private HostAddress.Tcp consoleAddress;
     private String consoleToken;
     private ServerListener listener = ServerListener.NONE;
+    private Path attachmentsDirectory;
 
     private Builder() {}
+
+    /**
+     * Where session attachments are kept: {@code {dir}/{instance}/{generation}/{session}/}, a
+     * host-only directory the guest cannot reach (never inside a workspace), created 0700 when
+     * missing. The generation is the instance's registration, so an instance deleted and created
+     * again under the same id starts with no attachments; DELETE of an instance removes its
+     * attachments. Default: a fresh private (0700) temporary directory, made on the first upload,
+     * so attachments last as long as the server; {@code tether serve} uses
+     * {@code DATA-DIR/attachments}, else {@code ~/.tether/attachments}.
+     */
+    public Builder attachmentsDirectory(Path dir) {
+      this.attachmentsDirectory = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
 
     /**
      * Told of every answered request (route template, method, status, latency) and every refused
@@ -411,7 +426,8 @@ public final class TetherServer implements AutoCloseable {
       // Checked here (at most maxConnections), whatever order the two were set in.
       Bounds limits = headConnections == null ? bounds : bounds.withMaxConnections(bounds.maxConnections(), headConnections);
       Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, limits, roots,
-          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener));
+          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener,
+          attachmentsDirectory));
       return new TetherServer(daemon, consoleBearer, limits);
     }
 

@@ -69,15 +69,21 @@ public final class MediaFiles {
    * an absolute path) is an {@link IllegalArgumentException}, checked again on the resolved path.
    */
   public static Path resolveInside(Path dir, String name) {
-    if (!sanitise(name).equals(name)) {
-      throw new IllegalArgumentException("not a plain file name: '" + MediaText.excerpt(name) + "'");
-    }
+    requirePlain(name);
     Path base = dir.toAbsolutePath().normalize();
     Path path = base.resolve(name).normalize();
     if (!base.equals(path.getParent())) {
       throw new IllegalArgumentException("file name escapes its directory: '" + MediaText.excerpt(name) + "'");
     }
     return path;
+  }
+
+  /** {@code name} when it is already sanitised (one plain component); anything else is an {@link IllegalArgumentException}. */
+  public static String requirePlain(String name) {
+    if (!sanitise(name).equals(name)) {
+      throw new IllegalArgumentException("not a plain file name: '" + MediaText.excerpt(name) + "'");
+    }
+    return name;
   }
 
   /**

@@ -6,35 +6,46 @@ import dev.tether.api.TetherException;
 import dev.tether.media.Attachment;
 import dev.tether.media.AttachmentCatalog;
 import dev.tether.sessions.SessionNames;
+import dev.tether.sessions.ConfinedDirectory;
+import dev.tether.sessions.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The session attachments of every instance: one {@link AttachmentCatalog} per (instance,
- * session) in {@code {workspace}/.aegis/attachments/{session name}/} (see {@link SessionNames}),
- * beside the instance's blobs and under the same rules: the workspace is already confined to the
- * configured roots, names are sanitised by the catalog, files are written atomically and owner-only.
+ * session), kept OUT of the guest's reach in a host-only directory:
+ * {@code {attachments root}/{instance id}/{generation}/{session name}/} (see {@link SessionNames}).
+ * The guest never reads attachments from disk (it gets them through the host's routes and MCP
+ * tools), so nothing of them lives in the workspace it shares and could race.
  *
- * <p><b>Untrusted workspace.</b> The guest shares the workspace, so it may have put a symbolic
- * link where a directory is expected: {@code .aegis}, {@code attachments} and the session directory
- * are each refused when they are links ({@code INVALID_ARGUMENT}), and the catalog reads files
- * without following links. A manifest the guest broke makes that session's attachments
- * unavailable ({@code INVALID_UPLOAD}), nothing else.
+ * <p><b>Generations.</b> The generation is the instance's registration (its {@code created_at},
+ * unique per registration), so an instance deleted and registered again under the same id starts
+ * with no attachments, even when removing the old directory failed. {@link #removeInstance} (on
+ * DELETE of the instance) removes the generation's directory; a save prunes older generations of
+ * the same id left behind by a crash.
+ *
+ * <p><b>Files.</b> The root is trusted (the host configures it; created 0700 when missing, a fresh
+ * private temporary directory when none is given). Below it every directory and file is opened
+ * through one {@link ConfinedDirectory} (relative to an opened directory, never following a link,
+ * regular files only), so even a root shared by mistake cannot be raced. A planted link, FIFO or
+ * directory where a file belongs answers {@code INVALID_ARGUMENT} (400); a manifest that is damaged
+ * makes that session's attachments unavailable ({@code INVALID_UPLOAD}), nothing else.
  *
  * <p><b>Concurrency.</b> Nothing is cached: every call opens the session's catalog from its
- * manifest (a few hundred bytes per attachment), so two servers or an evicted cache can never
- * lose an entry. Saves to one directory are serialised by one of {@value #STRIPES} striped locks
- * held across open and save; reads take no lock and see the last manifest written (it is
- * replaced atomically). Thread-safe.
+ * manifest (a few hundred bytes per attachment), so an evicted cache can never lose an entry.
+ * Saves to one session are serialised by one of {@value #STRIPES} striped locks held across open
+ * and save; reads take no lock and see the last manifest written (it is replaced atomically).
+ * Thread-safe.
  *
  * <p><b>Many hosts.</b> With {@link #refusing(String)} (a server whose instances are shared
  * through NATS), every call fails with {@code NOT_IMPLEMENTED} and that sentence: attachments
- * live in one host's workspace, which the other hosts cannot read, so they are refused rather
- * than stored where half the hosts would not find them.
+ * live on one host, which the other hosts cannot read, so they are refused rather than stored
+ * where half the hosts would not find them.
  */
 final class AttachmentStore {
   static final int STRIPES = 64;
@@ -43,27 +54,34 @@ final class AttachmentStore {
 
   private final long maxBytes;
   private final String refusal; // null: attachments are kept
+  private final Path configuredRoot; // null: a private temporary directory, made on first use
+  private volatile Path root;
+  private final ReentrantLock rootLock = new ReentrantLock();
   private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
 
-  private AttachmentStore(long maxBytes, String refusal) {
+  private AttachmentStore(long maxBytes, Path root, String refusal) {
     if (maxBytes < 1 || maxBytes > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("maxBytes must be in 1.." + (Integer.MAX_VALUE - 8) + " but was " + maxBytes);
     }
     this.maxBytes = maxBytes;
+    this.configuredRoot = root == null ? null : root.toAbsolutePath().normalize();
     this.refusal = refusal;
     for (int i = 0; i < STRIPES; i++) {
       locks[i] = new ReentrantLock();
     }
   }
 
-  /** Attachments of at most {@code maxBytes} each, kept in the instances' workspaces. */
-  static AttachmentStore inWorkspaces(long maxBytes) {
-    return new AttachmentStore(maxBytes, null);
+  /**
+   * Attachments of at most {@code maxBytes} each, kept below {@code root} (host-only; created 0700
+   * when missing), or, when {@code root} is null, in a private temporary directory made on first use.
+   */
+  static AttachmentStore inDirectory(Path root, long maxBytes) {
+    return new AttachmentStore(maxBytes, root, null);
   }
 
   /** A store that refuses every call with {@code NOT_IMPLEMENTED} and {@code why}. */
   static AttachmentStore refusing(String why) {
-    return new AttachmentStore(DEFAULT_MAX_BYTES, why);
+    return new AttachmentStore(DEFAULT_MAX_BYTES, null, why);
   }
 
   /** The largest attachment accepted, in bytes. */
@@ -74,11 +92,20 @@ final class AttachmentStore {
   /** Saves an upload; see {@link AttachmentCatalog#save(String, String, byte[])}. */
   Attachment save(InstanceRegistry.Entry entry, SessionKey session, String fileName, String mimeType, byte[] bytes)
       throws IOException {
-    Path dir = directory(entry, session);
-    ReentrantLock lock = locks[Math.floorMod(dir.hashCode(), STRIPES)];
+    refuseIfShared();
+    String generation = generation(entry);
+    String sessionName = SessionNames.of(session);
+    ReentrantLock lock = locks[Math.floorMod((entry.id() + "/" + generation + "/" + sessionName).hashCode(), STRIPES)];
     lock.lock();
-    try {
-      return open(dir).save(fileName, mimeType, bytes);
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
+        ConfinedDirectory instance = root.createDirectory(entry.id())) {
+      pruneOtherGenerations(instance, generation);
+      try (ConfinedDirectory gen = instance.createDirectory(generation);
+          ConfinedDirectory dir = gen.createDirectory(sessionName)) {
+        return open(dir).save(fileName, mimeType, bytes);
+      }
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
     } finally {
       lock.unlock();
     }
@@ -86,8 +113,17 @@ final class AttachmentStore {
 
   /** The attachments of a session in the order they were saved; none when it has no directory. */
   List<Attachment> list(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
-    Path dir = directory(entry, session);
-    return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) ? open(dir).list() : List.of();
+    refuseIfShared();
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
+        ConfinedDirectory instance = root.directory(entry.id());
+        ConfinedDirectory gen = instance.directory(generation(entry));
+        ConfinedDirectory dir = gen.directory(SessionNames.of(session))) {
+      return open(dir).list();
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
+    }
   }
 
   /** The attachment listed under exactly {@code name}; {@code UNKNOWN_ATTACHMENT} when there is none. */
@@ -103,10 +139,84 @@ final class AttachmentStore {
 
   /** The bytes of {@code attachment} (from {@link #find}). */
   byte[] read(InstanceRegistry.Entry entry, SessionKey session, Attachment attachment) throws IOException {
-    return open(directory(entry, session)).bytes(attachment.fileName());
+    refuseIfShared();
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
+        ConfinedDirectory instance = root.directory(entry.id());
+        ConfinedDirectory gen = instance.directory(generation(entry));
+        ConfinedDirectory dir = gen.directory(SessionNames.of(session))) {
+      return open(dir).bytes(attachment.fileName());
+    } catch (NoSuchFileException e) {
+      throw TetherException.of(ErrorCode.UNKNOWN_ATTACHMENT, "attachment '" + shorten(attachment.fileName())
+          + "' of session " + session + " is gone; GET .../attachments lists the names");
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
+    }
   }
 
-  private AttachmentCatalog open(Path dir) throws IOException {
+  /**
+   * Removes the attachments of {@code entry}'s registration (on DELETE of the instance), and the
+   * instance's directory when nothing else is left in it. Nothing happens when there are none.
+   */
+  void removeInstance(InstanceRegistry.Entry entry) throws IOException {
+    if (refusal != null) {
+      return;
+    }
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root())) {
+      Optional<ConfinedDirectory> instance = root.findDirectory(entry.id());
+      if (instance.isEmpty()) {
+        return;
+      }
+      try (ConfinedDirectory dir = instance.get()) {
+        dir.deleteTree(generation(entry));
+      }
+      boolean empty;
+      try (ConfinedDirectory dir = root.directory(entry.id())) {
+        empty = dir.list().isEmpty();
+      }
+      if (empty) {
+        root.deleteTree(entry.id());
+      }
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
+    }
+  }
+
+  /** The directory name of {@code entry}'s registration: its creation instant, unique per registration. */
+  static String generation(InstanceRegistry.Entry entry) {
+    return "g" + entry.createdAt().getEpochSecond() + "." + String.format(java.util.Locale.ROOT, "%09d", entry.createdAt().getNano());
+  }
+
+  private static void pruneOtherGenerations(ConfinedDirectory instance, String current) throws IOException {
+    for (String name : instance.list()) {
+      if (!name.equals(current) && name.startsWith("g")) {
+        instance.deleteTree(name);
+      }
+    }
+  }
+
+  private Path root() throws IOException {
+    Path r = root;
+    if (r != null) {
+      return r;
+    }
+    rootLock.lock();
+    try {
+      if (root == null) {
+        root = configuredRoot != null ? configuredRoot : Files.createTempDirectory("tether-attachments-");
+      }
+      return root;
+    } finally {
+      rootLock.unlock();
+    }
+  }
+
+  private void refuseIfShared() {
+    if (refusal != null) {
+      throw TetherException.of(ErrorCode.NOT_IMPLEMENTED, refusal);
+    }
+  }
+
+  private AttachmentCatalog open(ConfinedDirectory dir) throws IOException {
     try {
       return AttachmentCatalog.builder(dir).maxUploadBytes(maxBytes).open();
     } catch (dev.tether.media.MediaFormatException e) {
@@ -115,20 +225,9 @@ final class AttachmentStore {
     }
   }
 
-  private Path directory(InstanceRegistry.Entry entry, SessionKey session) {
-    if (refusal != null) {
-      throw TetherException.of(ErrorCode.NOT_IMPLEMENTED, refusal);
-    }
-    Path aegis = entry.workspace().resolve(".aegis");
-    Path root = aegis.resolve("attachments");
-    Path dir = root.resolve(SessionNames.of(session));
-    for (Path p : new Path[] {aegis, root, dir}) {
-      if (Files.isSymbolicLink(p)) {
-        throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "the attachment directory of instance '" + entry.id()
-            + "' contains a symbolic link (" + entry.workspace().relativize(p) + "); it must be a plain directory");
-      }
-    }
-    return dir;
+  private static TetherException planted(InstanceRegistry.Entry entry, UnsafeFileException e) {
+    return TetherException.of(ErrorCode.INVALID_ARGUMENT, "the attachments of instance '" + entry.id()
+        + "' cannot be used: " + shorten(e.getFile()) + " " + e.getReason() + "; attachments must be plain files in plain directories");
   }
 
   private static String shorten(String s) {

@@ -6,15 +6,12 @@ import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.images.Images;
+import dev.tether.sessions.ConfinedDirectory;
+import dev.tether.sessions.UnsafeFileException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -25,20 +22,20 @@ import java.util.HexFormat;
  * by the guest.
  *
  * <p>Every read checks, in order: the key is a blob key for the media type (so the path is always
- * {@code dir/<key>}, no traversal); neither {@code .aegis} nor {@code blobs} nor the blob is a
- * symbolic link, and the blob is a regular file; its size is within the per-image limit and equal
+ * {@code dir/<key>}, no traversal); {@code .aegis}, {@code blobs} and the blob are opened through
+ * one {@link ConfinedDirectory} (each relative to its opened parent, never following a link, so a
+ * guest swapping a directory for a link mid-read cannot redirect it), and the blob is a regular
+ * file; its size, taken from the open file, is within the per-image limit and equal
  * to the declared size when there is one; its SHA-256 is the key's; its first bytes are the
  * declared type's signature. Failures are {@link TetherException}s naming the image:
  * {@code INVALID_BLOB_REF}, {@code BLOB_NOT_FOUND}, {@code IMAGE_TOO_LARGE},
  * {@code BLOB_CORRUPTED}, {@code MEDIA_TYPE_MISMATCH}. Stateless and thread-safe.
  */
 public final class BlobFiles {
-  private BlobFiles() {}
+  static final String AEGIS = ".aegis";
+  static final String BLOBS = "blobs";
 
-  /** The blob directory of a workspace. */
-  static Path blobDir(Path workspace) {
-    return workspace.resolve(".aegis").resolve("blobs");
-  }
+  private BlobFiles() {}
 
   /** The verified bytes of {@code ref} in the blob directory of {@code workspace}. */
   public static byte[] read(Path workspace, ImageRefs.Ref ref, Limits limits) throws IOException {
@@ -46,40 +43,43 @@ public final class BlobFiles {
     if (!ImageRefs.isKeyFor(ref.key(), ref.mediaType())) {
       throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": '" + ref.key() + "' is not a blob key for " + ref.mediaType().mimeType());
     }
-    requireNotLink(workspace.resolve(".aegis"), i);
-    requireNotLink(blobDir(workspace), i);
-    Path path = blobDir(workspace).resolve(ref.key());
-    BasicFileAttributes attrs;
-    try {
-      attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    byte[] bytes;
+    try (ConfinedDirectory ws = ConfinedDirectory.open(workspace);
+        ConfinedDirectory dir = blobDirectory(ws, false);
+        ConfinedDirectory.OpenFile file = dir.openFile(ref.key())) {
+      long size = file.size();
+      if (size > limits.maxImageBytes()) {
+        throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + size + " bytes, over the limit of " + limits.maxImageBytes());
+      }
+      if (ref.size() >= 0 && ref.size() != size) {
+        throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
+            + " but blob " + ref.key() + " is " + size + " bytes");
+      }
+      try {
+        bytes = file.readAll();
+      } catch (FileSystemException e) {
+        throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": blob " + ref.key() + " changed size while being read");
+      }
     } catch (NoSuchFileException e) {
       throw TetherException.forImage(ErrorCode.BLOB_NOT_FOUND, i, "image " + i + " names blob " + ref.key()
           + ", which is not in this instance's blob store; upload it first (POST /v1/instances/{id}/blob)");
-    }
-    if (attrs.isSymbolicLink() || !attrs.isRegularFile()) {
-      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob " + ref.key()
-          + " is " + (attrs.isSymbolicLink() ? "a symbolic link" : "not a regular file") + "; blobs must be plain files");
-    }
-    long size = attrs.size();
-    if (size > limits.maxImageBytes()) {
-      throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + size + " bytes, over the limit of " + limits.maxImageBytes());
-    }
-    if (ref.size() >= 0 && ref.size() != size) {
-      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
-          + " but blob " + ref.key() + " is " + size + " bytes");
-    }
-    byte[] bytes = new byte[(int) size];
-    try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
-      while (buf.hasRemaining() && ch.read(buf) >= 0) {
-        // keep reading
-      }
-      if (buf.hasRemaining() || ch.read(ByteBuffer.allocate(1)) > 0) {
-        throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": blob " + ref.key() + " changed size while being read");
-      }
+    } catch (UnsafeFileException e) {
+      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob " + ref.key() + " cannot be read: "
+          + e.describe() + " in the workspace; blobs must be plain files in plain directories");
     }
     verify(ref, bytes, limits);
     return bytes;
+  }
+
+  /**
+   * The blob directory ({@code .aegis/blobs}) below an opened workspace, each component opened
+   * without following links; created 0700 when {@code create}, else {@link NoSuchFileException}
+   * when missing. The caller closes it.
+   */
+  static ConfinedDirectory blobDirectory(ConfinedDirectory workspace, boolean create) throws IOException {
+    try (ConfinedDirectory aegis = create ? workspace.createDirectory(AEGIS) : workspace.directory(AEGIS)) {
+      return create ? aegis.createDirectory(BLOBS) : aegis.directory(BLOBS);
+    }
   }
 
   /**
@@ -101,12 +101,6 @@ public final class BlobFiles {
           + " do not hash to its name; store blobs under the SHA-256 of their bytes");
     }
     Images.requireImage(ref.mediaType(), bytes.length, bytes, Math.min(bytes.length, 16), i, limits);
-  }
-
-  private static void requireNotLink(Path dir, int index) throws IOException {
-    if (Files.isSymbolicLink(dir)) {
-      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, index, dir.getFileName() + " in the workspace is a symbolic link; the blob directory must be a plain directory");
-    }
   }
 
   static String sha256Hex(byte[] bytes) {

@@ -7,10 +7,11 @@ import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.server.SharedBlobs;
 import dev.tether.sessions.BlobKey;
-import dev.tether.sessions.FileBlobStore;
-import java.io.ByteArrayInputStream;
+import dev.tether.images.Images;
+import dev.tether.sessions.ConfinedDirectory;
+import dev.tether.sessions.UnsafeFileException;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -75,16 +76,30 @@ final class Blobs {
     return local;
   }
 
-  /** Stores an uploaded image (checked like any image) in the workspace and the shared blobs; its key. */
+  /**
+   * Stores an uploaded image (checked like any image) in the workspace and the shared blobs; its
+   * key. The workspace's {@code .aegis/blobs} is reached through a {@link ConfinedDirectory}: a
+   * link planted anywhere on the way is {@code INVALID_BLOB_REF}, never followed, and the blob is
+   * written atomically, owner-only, relative to the opened directory (replacing whatever entry
+   * the guest left under the key's name, never writing through it).
+   */
   BlobKey put(InstanceRegistry.Entry entry, MediaType type, byte[] buffer, int length) throws IOException {
-    if (Files.isSymbolicLink(entry.workspace().resolve(".aegis")) || Files.isSymbolicLink(BlobFiles.blobDir(entry.workspace()))) {
+    byte[] bytes = buffer.length == length ? buffer : Arrays.copyOf(buffer, length);
+    Images.requireImage(type, length, bytes, Math.min(length, 16), 0, limits);
+    BlobKey key = BlobKey.forContent(bytes, type);
+    try (ConfinedDirectory ws = ConfinedDirectory.openOrCreate(entry.workspace());
+        ConfinedDirectory dir = BlobFiles.blobDirectory(ws, true)) {
+      Optional<BasicFileAttributes> existing = dir.attributes(key.fileName());
+      boolean present = existing.isPresent() && existing.get().isRegularFile() && existing.get().size() == length;
+      if (!present) {
+        dir.write(key.fileName(), bytes);
+      }
+    } catch (UnsafeFileException e) {
       throw TetherException.of(ErrorCode.INVALID_BLOB_REF, "the blob directory of instance '" + entry.id()
-          + "' is a symbolic link; it must be a plain directory");
+          + "' cannot be used: " + e.describe() + " in the workspace; it must be a plain directory");
     }
-    FileBlobStore store = FileBlobStore.builder(BlobFiles.blobDir(entry.workspace())).limits(limits).build();
-    BlobKey key = store.put(new ByteArrayInputStream(buffer, 0, length), type);
     if (shared != null) {
-      shared.put(entry.id(), key.fileName(), Arrays.copyOf(buffer, length));
+      shared.put(entry.id(), key.fileName(), bytes == buffer ? Arrays.copyOf(buffer, length) : bytes);
     }
     return key;
   }

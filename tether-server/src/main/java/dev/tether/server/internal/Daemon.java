@@ -72,7 +72,7 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      dev.tether.server.ServerListener listener) {
+      dev.tether.server.ServerListener listener, Path attachmentsDir) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -114,7 +114,7 @@ public final class Daemon implements AutoCloseable {
     server.addConnector(connector);
     this.registry = registry;
     this.blobs = blobs;
-    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs);
+    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachmentsDir);
     handler.listener(listener);
     if (console == null) {
       consoleConnector = null;
@@ -196,12 +196,13 @@ public final class Daemon implements AutoCloseable {
    * @param sharedRegistry the registry shared with other servers, or null
    * @param sharedBlobs the blobs shared with other servers, or null
    * @param listener told of answered requests and refused frames
+   * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
       Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
-      dev.tether.server.ServerListener listener) {}
+      dev.tether.server.ServerListener listener, Path attachmentsDir) {}
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -219,7 +220,7 @@ public final class Daemon implements AutoCloseable {
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener());
+        settings.listener(), settings.attachmentsDir());
   }
 
   /**
@@ -264,12 +265,12 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        dev.tether.server.ServerListener.NONE);
+        dev.tether.server.ServerListener.NONE, null);
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, dev.tether.server.ServerListener listener)
+      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -279,7 +280,8 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener);
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
+        attachmentsDir);
     try {
       s.server.start();
     } catch (Exception e) {

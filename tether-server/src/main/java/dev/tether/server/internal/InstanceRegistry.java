@@ -72,11 +72,6 @@ final class InstanceRegistry {
       Objects.requireNonNull(workspace, "workspace");
       Objects.requireNonNull(createdAt, "createdAt");
     }
-
-    /** The directory of the instance's content-addressed blobs. */
-    Path blobDir() {
-      return workspace.resolve(".aegis").resolve("blobs");
-    }
   }
 
   /** The outcome of {@link #put}. */

@@ -87,11 +87,17 @@ final class TetherHandler extends Handler.Abstract {
   /** As above, within {@code bounds} (see {@link ByteBudget} and {@link WaitSlots}). */
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
       InstanceTokens instanceTokens, Blobs blobs) {
+    this(store, registry, validator, token, bounds, instanceTokens, blobs, null);
+  }
+
+  /** As above, keeping attachments below {@code attachmentsDir} (null: a private temporary directory; see {@link AttachmentStore}). */
+  TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
+      InstanceTokens instanceTokens, Blobs blobs, java.nio.file.Path attachmentsDir) {
     this.blobs = blobs;
     this.attachments = blobs.shared()
         ? AttachmentStore.refusing("this server shares its instances with other hosts (serve --nats), and attachments are"
-            + " kept in one host's workspace, which the others cannot read; attach files on a server without --nats")
-        : AttachmentStore.inWorkspaces(AttachmentStore.DEFAULT_MAX_BYTES);
+            + " kept on one host, which the others cannot read; attach files on a server without --nats")
+        : AttachmentStore.inDirectory(attachmentsDir, AttachmentStore.DEFAULT_MAX_BYTES);
     this.tokens = instanceTokens;
     this.grants = new Grants(instanceTokens::live, id -> registry.find(id).isPresent());
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry, grants);
@@ -349,7 +355,14 @@ final class TetherHandler extends Handler.Abstract {
         return reply(response, callback, instances.get(instance, hostPaths));
       }
       case "DELETE" -> {
-        return replyIo(response, callback, () -> instances.delete(instance));
+        return replyIo(response, callback, () -> {
+          InstanceRegistry.Entry gone = registry.find(instance).orElse(null);
+          Reply deleted = instances.delete(instance);
+          if (gone != null) {
+            attachments.removeInstance(gone); // a re-created id must not find these (also fenced by generation)
+          }
+          return deleted;
+        });
       }
       case "PUT" -> {
         readSmallBody(request, response, callback, body -> instances.put(instance, body));

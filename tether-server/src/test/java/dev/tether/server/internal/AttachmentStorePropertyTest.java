@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Properties of the host's attachment store on real files: an upload is stored if and only if it
  * is within the size limit, and whatever the file name and session (traversal, separators,
  * control characters, dots, any Unicode), the file lands as a plain name directly inside that
- * session's directory under the workspace, and reads back under the name it was given.
+ * session's directory under the attachments root, and reads back under the name it was given.
  */
 class AttachmentStorePropertyTest {
   private static final int LIMIT = 48;
@@ -36,7 +36,8 @@ class AttachmentStorePropertyTest {
 
   private static InstanceRegistry.Entry freshInstance() {
     try {
-      return new InstanceRegistry.Entry("vm", Files.createDirectories(root.resolve("ws-" + RUN.incrementAndGet())), Instant.EPOCH);
+      int run = RUN.incrementAndGet();
+      return new InstanceRegistry.Entry("vm" + run, Files.createDirectories(root.resolve("ws-" + run)), Instant.EPOCH);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -44,7 +45,7 @@ class AttachmentStorePropertyTest {
 
   @Test
   void save_acceptsIfAndOnlyIfWithinTheLimit() {
-    AttachmentStore store = AttachmentStore.inWorkspaces(LIMIT);
+    AttachmentStore store = AttachmentStore.inDirectory(root.resolve("attachments"), LIMIT);
     qt().withExamples(200).forAll(integers().between(0, 3 * LIMIT)).checkAssert(size -> {
       InstanceRegistry.Entry vm = freshInstance();
       SessionKey s = SessionKey.host("s");
@@ -64,7 +65,7 @@ class AttachmentStorePropertyTest {
 
   @Test
   void anyNameAndSession_landsAsAPlainFileInsideTheSessionDirectory() {
-    AttachmentStore store = AttachmentStore.inWorkspaces(LIMIT);
+    AttachmentStore store = AttachmentStore.inDirectory(root.resolve("attachments"), LIMIT);
     var hostile = anyOf(charsOf("./\\\u0000:%~ \t\n*?<>|\"'"), chars('a', 'e'), chars('\u00e0', '\u00e9'), chars('\u4e00', '\u4e03'),
         chars('\ud800', '\ud801'));
     qt().withExamples(300).forAll(strings(hostile, 0, 40), strings(hostile, 1, 30), strings(hostile, 1, 12))
@@ -73,7 +74,7 @@ class AttachmentStorePropertyTest {
           SessionKey s = new SessionKey(channel, sessionId);
           try {
             Attachment a = store.save(vm, s, name, "text/plain", new byte[] {'x'});
-            Path sessions = vm.workspace().resolve(".aegis").resolve("attachments");
+            Path sessions = root.resolve("attachments").resolve(vm.id()).resolve(AttachmentStore.generation(vm));
             try (var dirs = Files.list(sessions)) {
               Path only = dirs.reduce((x, y) -> {
                 throw new AssertionError("two session directories for one session: " + x + ", " + y);

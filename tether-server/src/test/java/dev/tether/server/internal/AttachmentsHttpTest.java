@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The attachment routes on a real server over loopback TCP with the host token: uploads keep the
  * client's MIME type verbatim, names are sanitised and duplicates suffixed, files are owner-only in
- * the instance workspace, and hostile input (traversal, oversized bodies, a symbolic link planted
- * by the guest, another instance's token, missing parameters) gets the API's JSON errors.
+ * a host-only directory outside every workspace, and hostile input (traversal, oversized bodies, a
+ * symbolic link planted where the guest used to reach, another instance's token, missing
+ * parameters) gets the API's JSON errors.
  */
 class AttachmentsHttpTest {
   private static final String TOKEN = "t".repeat(40);
@@ -42,7 +43,8 @@ class AttachmentsHttpTest {
 
   private TetherServer start(SharedBlobs shared) throws Exception {
     TetherServer.Builder b = TetherServer.builder().listen(new HostAddress.Tcp("127.0.0.1", 0)).token(TOKEN)
-        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).instance("vm1").instance("vm2");
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).attachmentsDirectory(dir.resolve("attachments"))
+        .instance("vm1").instance("vm2");
     if (shared != null) {
       b.sharedBlobs(shared);
     }
@@ -92,8 +94,13 @@ class AttachmentsHttpTest {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
-  private Path sessionDir(String instance, String name) {
-    return dir.resolve("ws").resolve(instance).resolve(".aegis").resolve("attachments").resolve(name);
+  /** {@code attachments/{instance}/{generation}/{name}}: the one generation of the instance's registration. */
+  private Path sessionDir(String instance, String name) throws Exception {
+    try (Stream<Path> generations = Files.list(dir.resolve("attachments").resolve(instance))) {
+      return generations.reduce((a, b) -> {
+        throw new AssertionError("two generations: " + a + ", " + b);
+      }).orElseThrow().resolve(name);
+    }
   }
 
   @Test
@@ -235,17 +242,55 @@ class AttachmentsHttpTest {
   }
 
   @Test
-  void symbolicLinkPlantedByTheGuest_isRefused_nothingWrittenThroughIt() throws Exception {
+  void symbolicLinkPlantedByTheGuest_inItsWorkspace_isNeverUsed() throws Exception {
     start(null);
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Path aegis = Files.createDirectories(dir.resolve("ws").resolve("vm1").resolve(".aegis"));
     Files.createSymbolicLink(aegis.resolve("attachments"), outside);
     HttpResponse<byte[]> r = upload("session_id=s&name=a.txt", "text/plain", new byte[] {'x'});
-    assertEquals(400, r.statusCode());
-    assertEquals("INVALID_ARGUMENT", error(r));
+    assertEquals(201, r.statusCode(), "attachments no longer live in the workspace");
     try (Stream<Path> files = Files.list(outside)) {
       assertEquals(0, files.count());
     }
+    assertTrue(Files.isRegularFile(sessionDir("vm1", "host~s").resolve("a.txt")));
+  }
+
+  @Test
+  void symbolicLinkOrFifoAsAnAttachmentFile_is400NotA500() throws Exception {
+    start(null);
+    assertEquals(201, upload("session_id=s&name=a.txt", "text/plain", new byte[] {'x'}).statusCode());
+    assertEquals(201, upload("session_id=s&name=b.txt", "text/plain", new byte[] {'y'}).statusCode());
+    Path session = sessionDir("vm1", "host~s");
+    Path secret = Files.writeString(dir.resolve("secret.txt"), "secret");
+    Files.delete(session.resolve("a.txt"));
+    Files.createSymbolicLink(session.resolve("a.txt"), secret);
+    HttpResponse<byte[]> link = get("/v1/instances/vm1/attachments/a.txt?session_id=s", TOKEN);
+    assertEquals(400, link.statusCode(), new String(link.body(), StandardCharsets.UTF_8));
+    assertEquals("INVALID_ARGUMENT", error(link));
+    assertTrue(json(link).path("error").path("message").asText().contains("a.txt is a symbolic link"), new String(link.body(), StandardCharsets.UTF_8));
+    Files.delete(session.resolve("b.txt"));
+    Process p = new ProcessBuilder("mkfifo", session.resolve("b.txt").toString()).inheritIO().start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo works here");
+    long start = System.nanoTime();
+    HttpResponse<byte[]> fifo = get("/v1/instances/vm1/attachments/b.txt?session_id=s", TOKEN);
+    assertEquals(400, fifo.statusCode(), new String(fifo.body(), StandardCharsets.UTF_8));
+    assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(3), "answered without blocking");
+  }
+
+  @Test
+  void deletedAndRecreatedInstance_startsWithNoAttachments_andItsDirectoryIsGone() throws Exception {
+    start(null);
+    assertEquals(201, upload("session_id=s&name=old.txt", "text/plain", new byte[] {'o'}).statusCode());
+    HttpResponse<byte[]> del = http.send(HttpRequest.newBuilder(URI.create(base() + "/v1/instances/vm1"))
+        .header("Authorization", "Bearer " + TOKEN).DELETE().build(), HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(200, del.statusCode());
+    assertFalse(Files.exists(dir.resolve("attachments").resolve("vm1")), "DELETE removes the instance's attachments");
+    HttpResponse<byte[]> put = http.send(HttpRequest.newBuilder(URI.create(base() + "/v1/instances/vm1"))
+        .header("Authorization", "Bearer " + TOKEN).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertEquals(201, put.statusCode(), new String(put.body(), StandardCharsets.UTF_8));
+    assertEquals(0, json(get("/v1/instances/vm1/attachments?session_id=s", TOKEN)).path("attachments").size());
+    assertEquals(404, get("/v1/instances/vm1/attachments/old.txt?session_id=s", TOKEN).statusCode());
   }
 
   @Test

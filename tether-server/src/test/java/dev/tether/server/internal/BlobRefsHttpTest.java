@@ -218,6 +218,34 @@ class BlobRefsHttpTest {
     assertRefused(frameWithRef("image/png", key, png.length), 400, "INVALID_BLOB_REF");
   }
 
+  @Test
+  void upload_throughALinkedAegisDirectory_400_andNothingIsCreatedOutside() throws Exception {
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Files.createDirectories(blobs.getParent().getParent());
+    Files.createSymbolicLink(blobs.getParent(), elsewhere);
+    RawHttp.Reply r = http.send("POST", "/v1/instances/default/blob", "image/png", Fixtures.picture("png", 3, 3));
+    assertEquals(400, r.status(), r.body());
+    assertEquals("INVALID_BLOB_REF", r.errorCode(), r.body());
+    assertTrue(r.body().contains(".aegis is a symbolic link"), r.body());
+    assertEquals(0, elsewhere.toFile().list().length, "nothing was created through the link");
+  }
+
+  @Test
+  void fifoAtABlobPath_answers4xxWithinSeconds_andTheServerStaysUp() throws Exception {
+    byte[] png = Fixtures.picture("png", 3, 3);
+    String key = BlobFiles.sha256Hex(png) + ".png";
+    Files.createDirectories(blobs);
+    Process p = new ProcessBuilder("mkfifo", blobs.resolve(key).toString()).inheritIO().start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo works here");
+    long start = System.nanoTime();
+    RawHttp.Reply got = http.get("/v1/instances/default/blob/" + key);
+    assertEquals(400, got.status(), got.body());
+    assertEquals("INVALID_BLOB_REF", got.errorCode(), got.body());
+    assertRefused(frameWithRef("image/png", key, png.length), 400, "INVALID_BLOB_REF");
+    assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(3), "answered without blocking");
+    assertEquals(200, http.get("/v1/health").status());
+  }
+
   private void assertRefused(String frame, int status, String code) throws Exception {
     RawHttp.Reply r = http.post("/v1/instances/default/tether", Fixtures.utf8(frame));
     assertEquals(status, r.status(), frame + " -> " + r.body());
