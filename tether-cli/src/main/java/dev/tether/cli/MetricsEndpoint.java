@@ -183,8 +183,12 @@ final class MetricsEndpoint implements AutoCloseable {
     }
   }
 
-  /** The one handler: the token first (when one is required), then the method, then the path. */
-  private static final class Answer extends Handler.Abstract.NonBlocking {
+  /**
+   * The one handler: the token first (when one is required), then the method, then the path.
+   * Blocking (Jetty runs it on a pool thread, never on the selector): a readiness check may wait
+   * on the store or NATS.
+   */
+  private static final class Answer extends Handler.Abstract {
     private final Routes routes;
     private final byte[] token; // null: none required
     private final HeadDeadline deadline;
