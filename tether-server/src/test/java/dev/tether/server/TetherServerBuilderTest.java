@@ -41,6 +41,22 @@ class TetherServerBuilderTest {
   }
 
   @Test
+  void maxHeadConnections_failsFastAtStart_whenAboveMaxConnections_whateverTheOrder_andIsPrinted() throws Exception {
+    TetherServer.Builder b = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("t.sock")))
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).maxHeadConnections(11).maxConnections(10);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::start);
+    assertTrue(e.getMessage().contains("maxHeadConnections must be <= maxConnections (10) but was 11"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().maxHeadConnections(0));
+    try (TetherServer server = b.maxHeadConnections(3).start()) {
+      assertTrue(server.describeLimits().contains("connections 10 (3 in their head)"), server.describeLimits());
+    }
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("u.sock")))
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).maxConnections(20).start()) {
+      assertTrue(server.describeLimits().contains("connections 20 (10 in their head)"), "half by default: " + server.describeLimits());
+    }
+  }
+
+  @Test
   void unixSocket_isOwnerOnly_andRemovedOnClose_closeIsIdempotent() throws Exception {
     Path socket = dir.resolve("run").resolve("t.sock");
     TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(socket)).store(MemoryTetherStore.create())
