@@ -48,6 +48,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * where half the hosts would not find them.
  */
 final class AttachmentStore {
+  private static final System.Logger LOG = System.getLogger(AttachmentStore.class.getName());
   static final int STRIPES = 64;
   /** The largest attachment: as much as the images of one frame may hold (20 MiB). */
   static final long DEFAULT_MAX_BYTES = 20L << 20;
@@ -155,12 +156,23 @@ final class AttachmentStore {
 
   /**
    * Removes the attachments of {@code entry}'s registration (on DELETE of the instance), and the
-   * instance's directory when nothing else is left in it. Nothing happens when there are none.
+   * instance's directory when nothing else is left in it. Nothing happens when there are none. Best
+   * effort: a failure is logged, not thrown, since the instance is already gone and its attachments
+   * stay fenced by their generation (a re-created id never sees them; its first save prunes them).
    */
-  void removeInstance(InstanceRegistry.Entry entry) throws IOException {
+  void removeInstance(InstanceRegistry.Entry entry) {
     if (refusal != null) {
       return;
     }
+    try {
+      remove(entry);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "removing the attachments of deleted instance {0} failed (they stay fenced"
+          + " by generation): {1}", entry.id(), e.toString());
+    }
+  }
+
+  private void remove(InstanceRegistry.Entry entry) throws IOException {
     try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root())) {
       Optional<ConfinedDirectory> instance = root.findDirectory(entry.id());
       if (instance.isEmpty()) {
@@ -176,8 +188,6 @@ final class AttachmentStore {
       if (empty) {
         root.deleteTree(entry.id());
       }
-    } catch (UnsafeFileException e) {
-      throw planted(entry, e);
     }
   }
 

@@ -278,6 +278,35 @@ class AttachmentsHttpTest {
   }
 
   @Test
+  void fifoAsTheManifest_40ConcurrentListsAnswer400WithinSeconds_andHealthStaysUp() throws Exception {
+    start(null);
+    assertEquals(201, upload("session_id=ff&name=a.txt", "text/plain", new byte[] {'x'}).statusCode());
+    Path session = sessionDir("vm1", "host~ff");
+    Files.delete(session.resolve(".manifest.json"));
+    Process p = new ProcessBuilder("mkfifo", session.resolve(".manifest.json").toString()).inheritIO().start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo works here");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(40);
+    try {
+      long start = System.nanoTime();
+      java.util.List<java.util.concurrent.Future<HttpResponse<byte[]>>> lists = new java.util.ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        lists.add(pool.submit(() -> get("/v1/instances/vm1/attachments?session_id=ff", TOKEN)));
+      }
+      for (var f : lists) {
+        HttpResponse<byte[]> r = f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(400, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals("INVALID_ARGUMENT", error(r));
+      }
+      assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(10), "no worker stayed blocked");
+      assertEquals(200, get("/v1/health", TOKEN).statusCode());
+      assertEquals(0, json(get("/v1/instances/vm2/attachments?session_id=ff", TOKEN)).path("attachments").size(),
+          "other tenants are answered");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void deletedAndRecreatedInstance_startsWithNoAttachments_andItsDirectoryIsGone() throws Exception {
     start(null);
     assertEquals(201, upload("session_id=s&name=old.txt", "text/plain", new byte[] {'o'}).statusCode());
