@@ -65,13 +65,13 @@ final class AttachmentRoutes {
     return Reply.json(200, n);
   }
 
-  /** The bytes of one attachment and its declared MIME type. */
-  record Download(byte[] bytes, String mimeType, String name) {}
+  /** One attachment opened for a download, with its declared MIME type; the caller closes the file. */
+  record Download(AttachmentStore.Opened file, String mimeType, String name) {}
 
   static Download download(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name)
       throws IOException {
     Attachment a = store.find(entry, session, name);
-    return new Download(store.read(entry, session, a), a.mimeType(), a.fileName());
+    return new Download(store.openForRead(entry, session, a), a.mimeType(), a.fileName());
   }
 
   private static ObjectNode json(Attachment a) {

@@ -7,9 +7,11 @@ import dev.tether.media.Attachment;
 import dev.tether.media.AttachmentCatalog;
 import dev.tether.sessions.SessionNames;
 import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -133,5 +135,39 @@ final class AttachmentStore {
 
   private static String shorten(String s) {
     return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+  }
+
+  /**
+   * An attachment file opened for reading, positioned at its start; its size is the open file's.
+   * The caller closes the channel.
+   */
+  record Opened(SeekableByteChannel channel, long size) {}
+
+  /**
+   * Opens the file of {@code attachment} (from {@link #find}) for streaming it to a client: the one
+   * place a download opens an attachment file. It must be a regular file (not a link, FIFO, device
+   * or socket) directly in the session's directory, of at most the larger of its listed size and
+   * {@link #maxBytes()} (a guest may have replaced it); {@code INVALID_ARGUMENT} otherwise.
+   */
+  Opened openForRead(InstanceRegistry.Entry entry, SessionKey session, Attachment attachment) throws IOException {
+    Path dir = directory(entry, session).toAbsolutePath().normalize();
+    Path path = dir.resolve(attachment.fileName()).normalize();
+    if (!dir.equals(path.getParent())) {
+      throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "the attachment manifest of instance '" + entry.id()
+          + "' names '" + shorten(attachment.fileName()) + "', which is not a plain file name");
+    }
+    // Checked before opening, since opening a FIFO blocks; the open itself refuses a link.
+    if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+      throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "attachment '" + shorten(attachment.fileName()) + "' of instance '"
+          + entry.id() + "' is not a regular file; attachments must be plain files");
+    }
+    SeekableByteChannel channel = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    long size = channel.size();
+    if (size > Math.max(attachment.size(), maxBytes)) {
+      channel.close();
+      throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "attachment '" + shorten(attachment.fileName()) + "' of instance '"
+          + entry.id() + "' is " + size + " bytes on disk, more than it was stored with");
+    }
+    return new Opened(channel, size);
   }
 }

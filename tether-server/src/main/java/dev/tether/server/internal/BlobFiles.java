@@ -121,4 +121,41 @@ public final class BlobFiles {
   static MediaType mediaTypeOf(String key) {
     return MediaType.forExtension(key.substring(key.lastIndexOf('.') + 1)).orElseThrow();
   }
+
+  /** A blob file opened for reading, positioned at its start; its size is the open file's. The caller closes it. */
+  record Opened(SeekableByteChannel channel, long size) {}
+
+  /**
+   * Opens the blob {@code ref} of {@code workspace} for a download, with the checks of
+   * {@link #read} that come before the bytes (key, no link, regular file, size within the image
+   * limit); the caller reads {@link Opened#size()} bytes and {@link #verify}s them. The one place
+   * a blob download opens a file.
+   */
+  static Opened openForRead(Path workspace, ImageRefs.Ref ref, Limits limits) throws IOException {
+    int i = ref.index();
+    if (!ImageRefs.isKeyFor(ref.key(), ref.mediaType())) {
+      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": '" + ref.key() + "' is not a blob key for " + ref.mediaType().mimeType());
+    }
+    requireNotLink(workspace.resolve(".aegis"), i);
+    requireNotLink(blobDir(workspace), i);
+    Path path = blobDir(workspace).resolve(ref.key());
+    BasicFileAttributes attrs;
+    try {
+      attrs = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      throw TetherException.forImage(ErrorCode.BLOB_NOT_FOUND, i, "image " + i + " names blob " + ref.key()
+          + ", which is not in this instance's blob store; upload it first (POST /v1/instances/{id}/blob)");
+    }
+    if (attrs.isSymbolicLink() || !attrs.isRegularFile()) { // checked before opening: opening a FIFO blocks
+      throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob " + ref.key()
+          + " is " + (attrs.isSymbolicLink() ? "a symbolic link" : "not a regular file") + "; blobs must be plain files");
+    }
+    SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    long size = ch.size();
+    if (size > limits.maxImageBytes()) {
+      ch.close();
+      throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + size + " bytes, over the limit of " + limits.maxImageBytes());
+    }
+    return new Opened(ch, size);
+  }
 }

@@ -40,22 +40,86 @@ final class BlobRoutes {
     return Reply.json(200, n);
   }
 
-  static Reply download(Blobs blobs, InstanceRegistry.Entry instance, String key) throws IOException {
+  /**
+   * A blob download's answer and the egress bytes reserved for it, which the caller gives back
+   * when the answer is written ({@link EgressWrite#holding}).
+   */
+  record Download(Reply reply, long reserved) {}
+
+  /**
+   * The verified bytes of blob {@code key}, reserved whole from {@code egress} before they are
+   * read: a blob is at most one image (10 MiB by default), and its SHA-256 must be checked before
+   * any byte is served, so it is read once into a reserved array rather than streamed (streaming
+   * would need a second pass over a file the guest can change in between). The size comes from the
+   * open file. Past the budget: 503, nothing read.
+   */
+  static Download download(Blobs blobs, InstanceRegistry.Entry instance, String key, ByteBudget egress) throws IOException {
     MediaType type = key.contains(".") ? MediaType.forExtension(key.substring(key.lastIndexOf('.') + 1)).orElse(null) : null;
     if (type == null || !ImageRefs.isKeyFor(key, type)) {
-      return Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "no blob named '" + shorten(key)
-          + "': a blob key is 64 lowercase hex digits of the SHA-256, then .png, .jpg, .gif or .webp"));
+      return new Download(Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "no blob named '" + shorten(key)
+          + "': a blob key is 64 lowercase hex digits of the SHA-256, then .png, .jpg, .gif or .webp")), 0);
     }
-    byte[] bytes;
+    ImageRefs.Ref ref = new ImageRefs.Ref(0, type, key, -1);
     try {
-      bytes = blobs.read(instance, new ImageRefs.Ref(0, type, key, -1));
+      byte[] bytes;
+      long reserved;
+      BlobFiles.Opened file;
+      try {
+        file = blobs.openLocal(instance, ref);
+      } catch (TetherException e) {
+        if (e.code() != ErrorCode.BLOB_NOT_FOUND || !blobs.shared()) {
+          throw e;
+        }
+        file = null;
+      }
+      if (file != null) {
+        try (java.nio.channels.SeekableByteChannel ch = file.channel()) {
+          reserved = cost(file.size());
+          if (reserved > 0 && !egress.tryReserve(reserved)) {
+            return new Download(busy(), 0);
+          }
+          try {
+            bytes = readFully(ch, file.size(), key);
+            blobs.verify(ref, bytes);
+          } catch (IOException | RuntimeException | Error e) {
+            egress.release(reserved);
+            throw e;
+          }
+        }
+      } else {
+        bytes = blobs.read(instance, ref); // from the shared blobs: already in memory, reserved now
+        reserved = cost(bytes.length);
+        if (reserved > 0 && !egress.tryReserve(reserved)) {
+          return new Download(busy(), 0);
+        }
+      }
+      return new Download(new Reply(200, bytes, type.mimeType()), reserved);
     } catch (TetherException e) {
       if (e.code() == ErrorCode.BLOB_NOT_FOUND) {
-        return Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "instance '" + instance.id() + "' has no blob " + key));
+        return new Download(Reply.json(404, ErrorBody.of(ErrorCode.NOT_FOUND, "instance '" + instance.id() + "' has no blob " + key)), 0);
       }
       throw e;
     }
-    return new Reply(200, bytes, type.mimeType());
+  }
+
+  /** Small answers reserve nothing, as {@link EgressWrite}: the connection cap bounds them. */
+  private static long cost(long bytes) {
+    return bytes <= EgressWrite.SMALL_ANSWER_BYTES ? 0 : bytes;
+  }
+
+  private static Reply busy() {
+    return Reply.json(503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is writing too many large answers at once; retry shortly"));
+  }
+
+  private static byte[] readFully(java.nio.channels.SeekableByteChannel ch, long size, String key) throws IOException {
+    byte[] bytes = new byte[Math.toIntExact(size)];
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+    while (buf.hasRemaining()) {
+      if (ch.read(buf) < 0) {
+        throw TetherException.of(ErrorCode.BLOB_CORRUPTED, "blob " + key + " changed size while being read");
+      }
+    }
+    return bytes;
   }
 
   private static String shorten(String s) {

@@ -75,6 +75,19 @@ final class Blobs {
     return local;
   }
 
+  /**
+   * Opens {@code ref} in the instance's workspace for a download (see {@link BlobFiles#openForRead});
+   * {@code BLOB_NOT_FOUND} when the workspace does not have it.
+   */
+  BlobFiles.Opened openLocal(InstanceRegistry.Entry entry, ImageRefs.Ref ref) throws IOException {
+    return BlobFiles.openForRead(entry.workspace(), ref, limits);
+  }
+
+  /** Checks bytes read for {@code ref} (see {@link BlobFiles#verify}). */
+  void verify(ImageRefs.Ref ref, byte[] bytes) {
+    BlobFiles.verify(ref, bytes, limits);
+  }
+
   /** Stores an uploaded image (checked like any image) in the workspace and the shared blobs; its key. */
   BlobKey put(InstanceRegistry.Entry entry, MediaType type, byte[] buffer, int length) throws IOException {
     if (Files.isSymbolicLink(entry.workspace().resolve(".aegis")) || Files.isSymbolicLink(BlobFiles.blobDir(entry.workspace()))) {

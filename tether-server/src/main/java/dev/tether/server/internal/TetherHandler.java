@@ -68,6 +68,7 @@ final class TetherHandler extends Handler.Abstract {
   private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
+  private final Duration requestIdleTimeout;
   private final WaitSlots slots;
   private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
@@ -91,6 +92,7 @@ final class TetherHandler extends Handler.Abstract {
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
+    this.requestIdleTimeout = bounds.requestIdleTimeout();
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
@@ -238,9 +240,7 @@ final class TetherHandler extends Handler.Abstract {
         return true;
       }
       if (action != null && !action.isEmpty()) {
-        return "GET".equals(method)
-            ? replyIo(response, callback, () -> BlobRoutes.download(blobs, entry, action))
-            : notAllowed(response, callback, "GET");
+        return "GET".equals(method) ? downloadBlob(entry, action, response, callback) : notAllowed(response, callback, "GET");
       }
       return noSuchEndpoint(response, callback, path);
     }
@@ -422,13 +422,35 @@ final class TetherHandler extends Handler.Abstract {
     if (!"GET".equals(method)) {
       return notAllowed(response, callback, "GET");
     }
-    return replyIo(response, callback, () -> {
-      AttachmentRoutes.Download d = AttachmentRoutes.download(attachments, entry, session, name);
-      response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
-      response.getHeaders().put("Content-Disposition", "attachment");
-      response.getHeaders().put("X-Content-Type-Options", "nosniff");
-      return new Reply(200, d.bytes(), "application/octet-stream");
-    });
+    AttachmentRoutes.Download d;
+    try {
+      d = AttachmentRoutes.download(attachments, entry, session, name);
+    } catch (java.io.IOException e) {
+      fail(response, callback, e);
+      return true;
+    }
+    response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
+    response.getHeaders().put("Content-Disposition", "attachment");
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    // Streamed from the open file in windows under the egress budget, never read whole.
+    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, request, response,
+        executor, requestIdleTimeout, callback);
+    return true;
+  }
+
+  /** {@code GET .../blob/{key}}: the verified bytes, reserved from the egress budget until written (see {@link BlobRoutes#download}). */
+  private boolean downloadBlob(InstanceRegistry.Entry entry, String key, Response response, Callback callback) {
+    BlobRoutes.Download d;
+    try {
+      d = BlobRoutes.download(blobs, entry, key, egressBudget);
+    } catch (java.io.IOException e) {
+      fail(response, callback, e);
+      return true;
+    }
+    if (d.reply().status() == 503) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    }
+    return reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
   }
 
   /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
