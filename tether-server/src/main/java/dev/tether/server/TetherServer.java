@@ -105,7 +105,7 @@ public final class TetherServer implements AutoCloseable {
 
   /**
    * The limits this server enforces, in one line for a start-up log: memory both ways, waits,
-   * connections and timeouts.
+   * connections, timeouts and the disk budget per instance.
    */
   public String describeLimits() {
     return bounds.describe();
@@ -323,6 +323,16 @@ public final class TetherServer implements AutoCloseable {
     /** Open connections across the listeners; past it new ones wait to be accepted. Default: 4096. */
     public Builder maxConnections(int connections) {
       this.bounds = bounds.withMaxConnections(connections);
+      return this;
+    }
+
+    /**
+     * What the server keeps on disk for one instance: its attachments (with their manifests) and
+     * blobs. An upload that would pass it gets 507 {@code INSUFFICIENT_STORAGE} naming the bytes in
+     * use, the upload and the budget; deleting attachments makes room. 0: no budget. Default: 256 MiB.
+     */
+    public Builder instanceDiskBytes(long bytes) {
+      this.bounds = bounds.withInstanceDiskBytes(bytes);
       return this;
     }
 

@@ -86,6 +86,29 @@ final class AttachmentStore {
     }
   }
 
+  /**
+   * Removes the attachment listed under exactly {@code name} and its file; see
+   * {@link AttachmentCatalog#remove}. {@code UNKNOWN_ATTACHMENT} when there is none.
+   */
+  Attachment delete(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+    Path dir = directory(entry, session);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return find(entry, session, name); // none listed: UNKNOWN_ATTACHMENT, and no directory is created
+    }
+    ReentrantLock lock = locks[Math.floorMod(dir.hashCode(), STRIPES)];
+    lock.lock();
+    try {
+      return open(dir).remove(name);
+    } catch (TetherException e) {
+      if (e.code() == ErrorCode.UNKNOWN_ATTACHMENT) {
+        return find(entry, session, name); // the same message as a download of that name
+      }
+      throw e;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The attachments of a session in the order they were saved; none when it has no directory. */
   List<Attachment> list(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
     Path dir = directory(entry, session);

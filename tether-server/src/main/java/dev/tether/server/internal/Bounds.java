@@ -19,9 +19,11 @@ import java.util.Objects;
  *     body or writes its answer (a stalled reader is cut then); longer than the longest wait
  * @param maxConnections open connections across the listeners (past it: new ones wait in the
  *     accept queue)
+ * @param instanceDiskBytes what the server keeps on disk for one instance, its attachments and
+ *     blobs (past it: 507 {@code INSUFFICIENT_STORAGE}); 0 for no budget
  */
 public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxWaitsPerInstance, Duration headerTimeout,
-    Duration requestIdleTimeout, int maxConnections) {
+    Duration requestIdleTimeout, int maxConnections, long instanceDiskBytes) {
   /** The longest a long-poll waits: a request idle timeout must leave room for it. */
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
@@ -31,6 +33,9 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
     requirePositive("maxWaits", maxWaits);
     requirePositive("maxWaitsPerInstance", maxWaitsPerInstance);
     requirePositive("maxConnections", maxConnections);
+    if (instanceDiskBytes < 0) {
+      throw new IllegalArgumentException("instanceDiskBytes must be >= 0 (0: no budget) but was " + instanceDiskBytes);
+    }
     Objects.requireNonNull(headerTimeout, "headerTimeout");
     Objects.requireNonNull(requestIdleTimeout, "requestIdleTimeout");
     if (headerTimeout.toMillis() < 1) {
@@ -44,39 +49,45 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
 
   /**
    * A quarter of the heap for bodies (at least 64 MiB), an eighth for answers (at least 32 MiB),
-   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections.
+   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections, 256 MiB on disk per instance.
    */
   public static Bounds defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new Bounds(Math.max(64L << 20, heap / 4), Math.max(32L << 20, heap / 8), 4096, 2048, Duration.ofSeconds(10),
-        Duration.ofSeconds(60), 4096);
+        Duration.ofSeconds(60), 4096, DiskBudget.DEFAULT_BYTES);
   }
 
   public Bounds withIngressBytes(long bytes) {
-    return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections, instanceDiskBytes);
   }
 
   public Bounds withEgressBytes(long bytes) {
-    return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections, instanceDiskBytes);
   }
 
   public Bounds withWaits(int total, int perInstance) {
-    return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections);
+    return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections, instanceDiskBytes);
   }
 
   public Bounds withTimeouts(Duration header, Duration requestIdle) {
-    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections);
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections, instanceDiskBytes);
   }
 
   public Bounds withMaxConnections(int connections) {
-    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections);
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections, instanceDiskBytes);
+  }
+
+  public Bounds withInstanceDiskBytes(long bytes) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections, bytes);
   }
 
   /** One line for the start-up log. */
   public String describe() {
     return "limits: bodies read at once " + mib(ingressBytes) + ", answers written at once " + mib(egressBytes)
         + "; waits " + maxWaits + " (" + maxWaitsPerInstance + " per instance); connections " + maxConnections
-        + "; header timeout " + headerTimeout.toSeconds() + " s, request idle timeout " + requestIdleTimeout.toSeconds() + " s";
+        + "; header timeout " + headerTimeout.toSeconds() + " s, request idle timeout " + requestIdleTimeout.toSeconds() + " s"
+        + "; disk per instance " + (instanceDiskBytes == 0 ? "unlimited"
+            : instanceDiskBytes % (1 << 20) == 0 ? mib(instanceDiskBytes) : instanceDiskBytes + " bytes");
   }
 
   private static String mib(long bytes) {

@@ -69,6 +69,7 @@ final class TetherHandler extends Handler.Abstract {
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
   private final Duration requestIdleTimeout;
+  private final DiskBudget disk;
   private final WaitSlots slots;
   private final FailureLog failures = new FailureLog();
   private volatile boolean shuttingDown;
@@ -93,6 +94,7 @@ final class TetherHandler extends Handler.Abstract {
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
     this.requestIdleTimeout = bounds.requestIdleTimeout();
+    this.disk = new DiskBudget(bounds.instanceDiskBytes(), new WorkspaceUsage());
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
@@ -364,7 +366,7 @@ final class TetherHandler extends Handler.Abstract {
     readUpload(request, response, callback, max,
         () -> ErrorBody.of(TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
             "the image is larger than " + max + " bytes, the limit for one image")),
-        body -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
+        body -> disk.write(entry, body.length(), 0, () -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length())));
   }
 
   /**
@@ -419,8 +421,11 @@ final class TetherHandler extends Handler.Abstract {
       uploadAttachment(entry, session, AttachmentRoutes.uploadName(q.getValue("name")), request, response, callback);
       return true;
     }
+    if ("DELETE".equals(method)) {
+      return replyIo(response, callback, () -> AttachmentRoutes.delete(attachments, entry, session, name));
+    }
     if (!"GET".equals(method)) {
-      return notAllowed(response, callback, "GET");
+      return notAllowed(response, callback, "GET, DELETE");
     }
     AttachmentRoutes.Download d;
     try {
@@ -460,7 +465,8 @@ final class TetherHandler extends Handler.Abstract {
     int max = Math.toIntExact(attachments.maxBytes());
     readUpload(request, response, callback, max,
         () -> ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max + " bytes, the limit for one attachment"),
-        body -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length()));
+        body -> disk.write(entry, body.length(), AttachmentRoutes.manifestEntryBytes(name, mimeType),
+            () -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length())));
   }
 
   /** I/O work that answers a request. */
