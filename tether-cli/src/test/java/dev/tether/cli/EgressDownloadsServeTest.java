@@ -67,11 +67,13 @@ class EgressDownloadsServeTest {
         }
         Thread.sleep(2000); // every stalled answer goes as far as it can
         assertEquals(200, http.get("/v1/health").status(), "the daemon answers while " + STALLED + " readers stall");
-        double held = Scrape.of(metrics).require("tether_egress_bytes_used", Map.of());
-        assertTrue(held > 0 && held <= STALLED * 256.0 * 1024, "each stalled reader holds at most one window: " + held);
         RawHttp.Reply whole = http.getLarge("/v1/instances/vm1/attachments/big.bin?session_id=s", SIZE + 1024);
         assertEquals(200, whole.status(), whole.body());
         assertArrayEquals(file, whole.bytes(), "a reader that reads gets the exact bytes");
+        String log = serve.stderrText();
+        assertFalse(log.contains("OutOfMemoryError") || log.contains("out of memory"), log);
+        double held = Scrape.of(metrics).require("tether_egress_bytes_used", Map.of());
+        assertTrue(held > 0 && held <= STALLED * 256.0 * 1024, "each stalled reader holds at most one window: " + held);
 
         // Cut after the request idle timeout: the budget they held goes back to 0.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(IDLE_SECONDS + 40);
