@@ -291,8 +291,8 @@ public final class TetherServer implements AutoCloseable {
     }
 
     /**
-     * Answer bytes being written at once (poll pages, stream lines), across all requests; past
-     * it a poll gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
+     * Answer bytes being written at once (poll pages, stream lines, attachment downloads in 256 KiB
+     * windows, blobs), across all requests; past it a poll or download gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
      * eighth of the heap, at least 32 MiB.
      */
     public Builder egressBytes(long bytes) {

@@ -24,7 +24,7 @@ import java.util.List;
  *   <li>{@code GET /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: the bytes, sent
  *       as {@code application/octet-stream} with the declared type in {@value #MIME_HEADER} (a
  *       declared {@code text/html} is never served as HTML), {@code Content-Disposition:
- *       attachment}.
+ *       attachment}; streamed from the open file under the egress budget ({@link FileAnswer}).
  *   <li>{@code DELETE /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: removes it
  *       (manifest first, then the file, which frees its bytes of the instance's disk budget);
  *       answers 200 {@code {"name","deleted":true}}.

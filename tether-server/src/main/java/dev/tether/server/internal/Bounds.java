@@ -9,8 +9,9 @@ import java.util.Objects;
  * handful of agents and their hosts.
  *
  * @param ingressBytes request bodies being read at once (past it: 503)
- * @param egressBytes answers being written at once, poll pages and stream lines (past it: a poll
- *     gets 503, a stream waits); answers of at most 64 KiB are not counted
+ * @param egressBytes answers being written at once: poll pages, stream lines, attachment windows
+ *     and blobs (past it: a poll or download gets 503, a stream waits); answers of at most 64 KiB
+ *     are not counted
  * @param maxWaits long-polls and streams held at once (past it: 503)
  * @param maxWaitsPerInstance long-polls and streams held at once on one instance (past it: 503)
  * @param headerTimeout how long a connection may take to send a whole request, and sit idle
