@@ -105,6 +105,12 @@ public enum ErrorCode {
    * instances did not make room; retry later or remove instances.
    */
   STORE_FULL(Kind.HOST, 507, true),
+  /**
+   * An instance's disk budget (its attachments and blobs on the host) would be exceeded by this
+   * upload; the message names the bytes in use, the upload and the budget. Delete attachments of
+   * the instance, then try again.
+   */
+  INSUFFICIENT_STORAGE(Kind.HOST, 507, true),
   /** The store already holds its maximum number of instances; remove one first. */
   TOO_MANY_INSTANCES(Kind.HOST, 503, true),
   /** The host, a download or a resource is unavailable for now; trying again later may work. */

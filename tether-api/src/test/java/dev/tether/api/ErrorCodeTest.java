@@ -26,7 +26,8 @@ class ErrorCodeTest {
     Map<ErrorCode, Integer> contract = Map.of(
         ErrorCode.MALFORMED_FRAME, 400, ErrorCode.FRAME_TOO_LARGE, 413, ErrorCode.IMAGE_TOO_LARGE, 413,
         ErrorCode.UNAUTHORIZED, 401, ErrorCode.INSTANCE_NOT_FOUND, 404, ErrorCode.URI_TOO_LONG, 414,
-        ErrorCode.STORE_FULL, 507, ErrorCode.TOO_MANY_INSTANCES, 503, ErrorCode.INTERNAL, 500);
+        ErrorCode.STORE_FULL, 507, ErrorCode.TOO_MANY_INSTANCES, 503, ErrorCode.INTERNAL, 500,
+        ErrorCode.INSUFFICIENT_STORAGE, 507);
     contract.forEach((code, status) -> assertEquals(status, code.httpStatus(), code.toString()));
   }
 

@@ -133,6 +133,12 @@ final class ServeCommand implements Callable<Integer> {
           + " at least 35 (a long-poll waits up to 30). Default: 60.")
   Integer requestIdleTimeout;
 
+  @Option(names = "--instance-disk-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+      description = "What the server keeps on disk for one instance, its attachments and blobs (bytes, KiB, MiB, GiB);"
+          + " past it an upload gets 507 INSUFFICIENT_STORAGE, and DELETE .../attachments/{name} makes room. 0: no budget."
+          + " Default: 256MiB.")
+  Long instanceDiskBytes;
+
   @Option(names = "--nats", paramLabel = "URL", split = ",",
       description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
           + " 'tether serve' given the same servers. Replaces --data-dir.")
@@ -279,6 +285,9 @@ final class ServeCommand implements Callable<Integer> {
             + maxHeadConnections);
       }
       b.maxHeadConnections(maxHeadConnections);
+    }
+    if (instanceDiskBytes != null) {
+      b.instanceDiskBytes(instanceDiskBytes);
     }
     if (headerTimeout != null || requestIdleTimeout != null) {
       if (requestIdleTimeout != null && requestIdleTimeout < 35) {

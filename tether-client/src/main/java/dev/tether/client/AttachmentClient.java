@@ -7,10 +7,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Session attachments on a host: files (any type) a user dropped into a conversation, stored per
  * instance and session with the MIME type the client declared ({@code POST|GET
- * /v1/instances/{id}/attachments}, {@code GET .../attachments/{name}} on a tether server).
+ * /v1/instances/{id}/attachments}, {@code GET|DELETE .../attachments/{name}} on a tether server).
  *
  * <p>The host sanitises names (no path survives; a name already taken gets {@code -1},
- * {@code -2}... before its extension), caps sizes, and keeps the files in the instance's
+ * {@code -2}... before its extension), caps sizes and what an instance keeps ({@code INSUFFICIENT_STORAGE} past it), and keeps the files in the instance's
  * workspace. Failures complete the future exceptionally as for {@link TetherClient}: a
  * {@link dev.tether.api.TetherException} with the host's code ({@code UPLOAD_TOO_LARGE},
  * {@code INVALID_UPLOAD}, {@code UNKNOWN_ATTACHMENT}, {@code INSTANCE_NOT_FOUND},
@@ -33,4 +33,14 @@ public interface AttachmentClient {
 
   /** The bytes of the attachment stored as {@code name}; {@code UNKNOWN_ATTACHMENT} when there is none. */
   CompletableFuture<byte[]> attachment(String instance, SessionKey session, String name);
+
+  /**
+   * Removes the attachment stored as {@code name} (its bytes no longer count against the
+   * instance's disk budget on the host); {@code UNKNOWN_ATTACHMENT} when there is none. The default
+   * fails with {@code NOT_IMPLEMENTED}, for implementations written before this method.
+   */
+  default CompletableFuture<Void> deleteAttachment(String instance, SessionKey session, String name) {
+    return CompletableFuture.failedFuture(dev.tether.api.TetherException.of(dev.tether.api.ErrorCode.NOT_IMPLEMENTED,
+        getClass().getSimpleName() + " cannot delete attachments"));
+  }
 }

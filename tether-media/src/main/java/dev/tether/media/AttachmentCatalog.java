@@ -166,6 +166,34 @@ public final class AttachmentCatalog {
   }
 
   /**
+   * Removes the attachment listed under exactly {@code fileName}: the manifest without it is
+   * written atomically first (so no reader is ever shown a file that is gone), then its file is
+   * deleted (a symbolic link in its place is removed, never followed). Serialised with saves.
+   *
+   * @return the attachment removed
+   * @throws TetherException {@link ErrorCode#UNKNOWN_ATTACHMENT} for an unknown name
+   * @throws IOException when the manifest cannot be written (nothing changed then) or the file
+   *     cannot be deleted (it is no longer listed then)
+   */
+  public Attachment remove(String fileName) throws IOException {
+    saveLock.lock();
+    try {
+      Attachment gone = require(fileName);
+      List<Attachment> next = new ArrayList<>(attachments);
+      next.remove(gone);
+      inDirectory(d -> {
+        d.write(AttachmentManifest.FILE_NAME, AttachmentManifest.toJson(next));
+        attachments = List.copyOf(next);
+        d.delete(MediaFiles.requirePlain(gone.fileName())); // false when already gone: not listed either way
+        return gone;
+      });
+      return gone;
+    } finally {
+      saveLock.unlock();
+    }
+  }
+
+  /**
    * The bytes of the attachment listed under exactly {@code fileName}, read without following a
    * symbolic link and at most the larger of its listed size and the upload limit.
    *

@@ -397,4 +397,19 @@ class AttachmentCatalogTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void remove_dropsTheEntryFromTheManifestAndDeletesTheFile_andAnUnknownNameIsUnknownAttachment() throws IOException {
+    Path dir = root.resolve("remove");
+    AttachmentCatalog c = AttachmentCatalog.open(dir);
+    c.save("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8));
+    Attachment b = c.save("b.txt", "text/plain", "b".getBytes(StandardCharsets.UTF_8));
+    assertEquals("a.txt", c.remove("a.txt").fileName());
+    assertEquals(List.of(b), c.list());
+    assertFalse(Files.exists(dir.resolve("a.txt")));
+    assertEquals(List.of(b), AttachmentCatalog.open(dir).list(), "the manifest on disk no longer lists it");
+    TetherException e = assertThrows(TetherException.class, () -> c.remove("a.txt"));
+    assertEquals(ErrorCode.UNKNOWN_ATTACHMENT, e.code());
+    assertEquals("a.txt", c.save("a.txt", "text/plain", new byte[1]).fileName(), "its name is free again");
+  }
 }

@@ -105,7 +105,7 @@ public final class TetherServer implements AutoCloseable {
 
   /**
    * The limits this server enforces, in one line for a start-up log: memory both ways, waits,
-   * connections and timeouts.
+   * connections, timeouts and the disk budget per instance.
    */
   public String describeLimits() {
     return bounds.describe();
@@ -307,8 +307,8 @@ public final class TetherServer implements AutoCloseable {
     }
 
     /**
-     * Answer bytes being written at once (poll pages, stream lines), across all requests; past
-     * it a poll gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
+     * Answer bytes being written at once (poll pages, stream lines, attachment downloads in 256 KiB
+     * windows, blobs), across all requests; past it a poll or download gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
      * eighth of the heap, at least 32 MiB.
      */
     public Builder egressBytes(long bytes) {
@@ -357,6 +357,16 @@ public final class TetherServer implements AutoCloseable {
         throw new IllegalArgumentException("maxHeadConnections must be >= 1 but was " + inHead);
       }
       this.headConnections = inHead;
+      return this;
+    }
+
+    /**
+     * What the server keeps on disk for one instance: its attachments (with their manifests) and
+     * blobs. An upload that would pass it gets 507 {@code INSUFFICIENT_STORAGE} naming the bytes in
+     * use, the upload and the budget; deleting attachments makes room. 0: no budget. Default: 256 MiB.
+     */
+    public Builder instanceDiskBytes(long bytes) {
+      this.bounds = bounds.withInstanceDiskBytes(bytes);
       return this;
     }
 

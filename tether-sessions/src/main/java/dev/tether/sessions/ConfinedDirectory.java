@@ -376,6 +376,22 @@ public final class ConfinedDirectory implements Closeable {
     return names;
   }
 
+  /**
+   * The bytes of the regular files directly in this directory, from their entries ({@code fstatat}
+   * relative to the handle): nothing is opened and no link followed, so a FIFO, a link or a
+   * directory counts nothing and blocks nothing; an entry gone since it was listed counts nothing.
+   */
+  public long regularFileBytes() throws IOException {
+    long total = 0;
+    for (String name : list()) {
+      Optional<BasicFileAttributes> attrs = stat(Path.of(name));
+      if (attrs.isPresent() && attrs.get().isRegularFile()) {
+        total += attrs.get().size();
+      }
+    }
+    return total;
+  }
+
   @Override
   public void close() throws IOException {
     dir.close();

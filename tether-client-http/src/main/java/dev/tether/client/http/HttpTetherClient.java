@@ -107,6 +107,14 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     return failingWithTranslation(http.attachment(instance, session, name), instance);
   }
 
+  /** {@inheritDoc} ({@code DELETE /v1/instances/{id}/attachments/{name}}.) */
+  @Override
+  public CompletableFuture<Void> deleteAttachment(String instance, dev.tether.api.SessionKey session, String name) {
+    Objects.requireNonNull(session, "session");
+    Objects.requireNonNull(name, "name");
+    return failingWithTranslation(http.deleteAttachment(instance, session, name), instance);
+  }
+
   private static AttachmentInfo attachmentInfo(com.fasterxml.jackson.databind.JsonNode n) {
     try {
       return new AttachmentInfo(n.path("name").asText(), n.path("mime_type").asText(), n.path("size").asLong(),

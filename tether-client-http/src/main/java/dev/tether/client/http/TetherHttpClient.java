@@ -168,6 +168,15 @@ final class TetherHttpClient implements AutoCloseable {
     });
   }
 
+  /** {@code DELETE /v1/instances/{id}/attachments/{name}}: removes it. */
+  CompletableFuture<Void> deleteAttachment(String instance, dev.tether.api.SessionKey session, String name) {
+    Request r = request(HttpMethod.DELETE, attachmentsPath(instance, name, session)).timeout(30, TimeUnit.SECONDS);
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(response -> {
+      requireSuccess(response);
+      return null;
+    });
+  }
+
   private static String attachmentsPath(String instance, String name, dev.tether.api.SessionKey session) {
     return instancePath(instance) + "/attachments"
         + (name == null ? "" : "/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"))

@@ -69,6 +69,34 @@ class AttachmentClientTest {
         .get(30, TimeUnit.SECONDS)));
   }
 
+  @Test
+  void deleteAttachment_removesIt_andAnUnknownNameIsUnknownAttachment() throws Exception {
+    client.putAttachment("vm", session, "a.txt", "text/plain", new byte[] {'a'}).get(30, TimeUnit.SECONDS);
+    AttachmentInfo kept = client.putAttachment("vm", session, "b.txt", "text/plain", new byte[] {'b'}).get(30, TimeUnit.SECONDS);
+    client.deleteAttachment("vm", session, "a.txt").get(30, TimeUnit.SECONDS);
+    assertEquals(List.of(kept), client.attachments("vm", session).get(30, TimeUnit.SECONDS));
+    assertEquals(ErrorCode.UNKNOWN_ATTACHMENT, code(() -> client.deleteAttachment("vm", session, "a.txt").get(30, TimeUnit.SECONDS)));
+    assertEquals(ErrorCode.UNKNOWN_ATTACHMENT, code(() -> client.attachment("vm", session, "a.txt").get(30, TimeUnit.SECONDS)));
+  }
+
+  @Test
+  void pastTheInstancesDiskBudget_anUploadIsInsufficientStorage_untilADeleteMakesRoom() throws Exception {
+    HostAddress.Unix address = new HostAddress.Unix(dir.resolve("small.sock"));
+    try (TetherServer small = TetherServer.builder().listen(address).store(MemoryTetherStore.create()).instance("vm")
+        .workspaces(dir.resolve("ws-small")).instanceDiskBytes(100_000).start();
+        HttpTetherClient c = HttpTetherClient.builder(address).build()) {
+      c.putAttachment("vm", session, "one.bin", null, new byte[60_000]).get(30, TimeUnit.SECONDS);
+      ExecutionException full = assertThrows(ExecutionException.class,
+          () -> c.putAttachment("vm", session, "two.bin", null, new byte[60_000]).get(30, TimeUnit.SECONDS));
+      // A host-side code (retryable once room is made) arrives as an IOException, as STORE_FULL does.
+      java.io.IOException e = assertInstanceOf(java.io.IOException.class, full.getCause());
+      assertEquals(true, e.getMessage().startsWith("507 INSUFFICIENT_STORAGE") && e.getMessage().contains("budget of 100000 bytes"),
+          e.getMessage());
+      c.deleteAttachment("vm", session, "one.bin").get(30, TimeUnit.SECONDS);
+      c.putAttachment("vm", session, "two.bin", null, new byte[60_000]).get(30, TimeUnit.SECONDS);
+    }
+  }
+
   private interface Call {
     Object run() throws Exception;
   }

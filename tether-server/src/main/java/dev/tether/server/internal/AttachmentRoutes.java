@@ -6,6 +6,7 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.media.Attachment;
+import dev.tether.sessions.ConfinedDirectory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -24,13 +25,17 @@ import java.util.List;
  *   <li>{@code GET /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: the bytes, sent
  *       as {@code application/octet-stream} with the declared type in {@value #MIME_HEADER} (a
  *       declared {@code text/html} is never served as HTML), {@code Content-Disposition:
- *       attachment}.
+ *       attachment}; streamed from the open file under the egress budget ({@link FileAnswer}).
+ *   <li>{@code DELETE /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: removes it
+ *       (manifest first, then the file, which frees its bytes of the instance's disk budget);
+ *       answers 200 {@code {"name","deleted":true}}.
  * </ul>
  *
  * {@code session_id} is required; {@code channel} defaults to {@code host}. Each is 1 to
  * {@value #MAX_PARAM_CHARS} characters, as is {@code name}. Errors are the API's JSON body:
  * {@code INVALID_ARGUMENT}, {@code UPLOAD_TOO_LARGE} (413), {@code INVALID_UPLOAD},
- * {@code UNKNOWN_ATTACHMENT} (404), {@code NOT_IMPLEMENTED} (501, see {@link AttachmentStore}).
+ * {@code UNKNOWN_ATTACHMENT} (404), {@code INSUFFICIENT_STORAGE} (507, past the instance's disk
+ * budget), {@code NOT_IMPLEMENTED} (501, see {@link AttachmentStore}).
  * Stateless and thread-safe.
  */
 final class AttachmentRoutes {
@@ -57,6 +62,15 @@ final class AttachmentRoutes {
     return Reply.json(201, json(saved));
   }
 
+  /**
+   * At most what an upload named {@code name} of {@code mimeType} adds to its session's manifest
+   * beside its bytes, for the disk budget: every character escaped as six bytes, a suffix
+   * for a taken name, the fields' names, size and time.
+   */
+  static long manifestEntryBytes(String name, String mimeType) {
+    return 6L * (name.length() + 16) + 6L * (mimeType == null ? 24 : mimeType.length()) + 256;
+  }
+
   static Reply list(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session) throws IOException {
     List<Attachment> all = store.list(entry, session);
     ObjectNode n = Json.MAPPER.createObjectNode();
@@ -65,13 +79,22 @@ final class AttachmentRoutes {
     return Reply.json(200, n);
   }
 
-  /** The bytes of one attachment and its declared MIME type. */
-  record Download(byte[] bytes, String mimeType, String name) {}
+  /** Removes one attachment: 200 {@code {"name","deleted":true}}, as the API's other DELETEs answer. */
+  static Reply delete(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+    Attachment gone = store.delete(entry, session, name);
+    ObjectNode n = Json.MAPPER.createObjectNode();
+    n.put("name", gone.fileName());
+    n.put("deleted", true);
+    return Reply.json(200, n);
+  }
+
+  /** One attachment opened for a download, with its declared MIME type; the caller closes the file. */
+  record Download(ConfinedDirectory.OpenFile file, String mimeType, String name) {}
 
   static Download download(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name)
       throws IOException {
     Attachment a = store.find(entry, session, name);
-    return new Download(store.read(entry, session, a), a.mimeType(), a.fileName());
+    return new Download(store.openForRead(entry, session, a), a.mimeType(), a.fileName());
   }
 
   private static ObjectNode json(Attachment a) {

@@ -5,8 +5,8 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.media.Attachment;
 import dev.tether.media.AttachmentCatalog;
-import dev.tether.sessions.SessionNames;
 import dev.tether.sessions.ConfinedDirectory;
+import dev.tether.sessions.SessionNames;
 import dev.tether.sessions.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -96,7 +96,7 @@ final class AttachmentStore {
     refuseIfShared();
     String generation = generation(entry);
     String sessionName = SessionNames.of(session);
-    ReentrantLock lock = locks[Math.floorMod((entry.id() + "/" + generation + "/" + sessionName).hashCode(), STRIPES)];
+    ReentrantLock lock = lockFor(entry, session);
     lock.lock();
     try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
         ConfinedDirectory instance = root.createDirectory(entry.id())) {
@@ -112,13 +112,34 @@ final class AttachmentStore {
     }
   }
 
+  /**
+   * Removes the attachment listed under exactly {@code name} and its file; see
+   * {@link AttachmentCatalog#remove}. {@code UNKNOWN_ATTACHMENT} when there is none.
+   */
+  Attachment delete(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+    refuseIfShared();
+    ReentrantLock lock = lockFor(entry, session);
+    lock.lock();
+    try (ConfinedDirectory dir = sessionDirectory(entry, session)) {
+      return open(dir).remove(name);
+    } catch (NoSuchFileException e) {
+      return find(entry, session, name); // no directory: none listed, UNKNOWN_ATTACHMENT, and nothing is created
+    } catch (TetherException e) {
+      if (e.code() == ErrorCode.UNKNOWN_ATTACHMENT) {
+        return find(entry, session, name); // the same message as a download of that name
+      }
+      throw e;
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The attachments of a session in the order they were saved; none when it has no directory. */
   List<Attachment> list(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
     refuseIfShared();
-    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
-        ConfinedDirectory instance = root.directory(entry.id());
-        ConfinedDirectory gen = instance.directory(generation(entry));
-        ConfinedDirectory dir = gen.directory(SessionNames.of(session))) {
+    try (ConfinedDirectory dir = sessionDirectory(entry, session)) {
       return open(dir).list();
     } catch (NoSuchFileException e) {
       return List.of();
@@ -141,17 +162,86 @@ final class AttachmentStore {
   /** The bytes of {@code attachment} (from {@link #find}). */
   byte[] read(InstanceRegistry.Entry entry, SessionKey session, Attachment attachment) throws IOException {
     refuseIfShared();
-    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
-        ConfinedDirectory instance = root.directory(entry.id());
-        ConfinedDirectory gen = instance.directory(generation(entry));
-        ConfinedDirectory dir = gen.directory(SessionNames.of(session))) {
+    try (ConfinedDirectory dir = sessionDirectory(entry, session)) {
       return open(dir).bytes(attachment.fileName());
     } catch (NoSuchFileException e) {
-      throw TetherException.of(ErrorCode.UNKNOWN_ATTACHMENT, "attachment '" + shorten(attachment.fileName())
-          + "' of session " + session + " is gone; GET .../attachments lists the names");
+      throw gone(session, attachment);
     } catch (UnsafeFileException e) {
       throw planted(entry, e);
     }
+  }
+
+  /**
+   * Opens the file of {@code attachment} (from {@link #find}) for streaming it to a client: the one
+   * place a download opens an attachment file, through the same {@link ConfinedDirectory} chain as
+   * every other access. It must be a regular file directly in the session's directory, of at most
+   * the larger of its listed size and {@link #maxBytes()}; {@code INVALID_ARGUMENT} otherwise. The
+   * caller closes it.
+   */
+  ConfinedDirectory.OpenFile openForRead(InstanceRegistry.Entry entry, SessionKey session, Attachment attachment)
+      throws IOException {
+    refuseIfShared();
+    if (!ConfinedDirectory.isComponent(attachment.fileName())) {
+      throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "the attachment manifest of instance '" + entry.id()
+          + "' names '" + shorten(attachment.fileName()) + "', which is not a plain file name");
+    }
+    try (ConfinedDirectory dir = sessionDirectory(entry, session)) {
+      ConfinedDirectory.OpenFile file = dir.openFile(attachment.fileName());
+      if (file.size() > Math.max(attachment.size(), maxBytes)) {
+        file.close();
+        throw TetherException.of(ErrorCode.INVALID_ARGUMENT, "attachment '" + shorten(attachment.fileName()) + "' of instance '"
+            + entry.id() + "' is " + file.size() + " bytes on disk, more than it was stored with");
+      }
+      return file;
+    } catch (NoSuchFileException e) {
+      throw gone(session, attachment);
+    } catch (UnsafeFileException e) {
+      throw planted(entry, e);
+    }
+  }
+
+  /**
+   * The bytes of every regular file kept for {@code entry}'s registration (attachments and
+   * manifests of all its sessions), for the disk budget; 0 when it has none or is shared.
+   */
+  long bytesOnDisk(InstanceRegistry.Entry entry) throws IOException {
+    if (refusal != null) {
+      return 0;
+    }
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
+        ConfinedDirectory instance = root.directory(entry.id());
+        ConfinedDirectory gen = instance.directory(generation(entry))) {
+      long total = 0;
+      for (String session : gen.list()) {
+        try (ConfinedDirectory dir = gen.directory(session)) {
+          total += dir.regularFileBytes();
+        } catch (NoSuchFileException | UnsafeFileException e) {
+          // gone since listed, or not a directory: holds nothing of ours
+        }
+      }
+      return total;
+    } catch (NoSuchFileException e) {
+      return 0;
+    }
+  }
+
+  /** The session's directory, opened component by component; {@link NoSuchFileException} when any is missing. */
+  private ConfinedDirectory sessionDirectory(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
+    try (ConfinedDirectory root = ConfinedDirectory.openOrCreate(root());
+        ConfinedDirectory instance = root.directory(entry.id());
+        ConfinedDirectory gen = instance.directory(generation(entry))) {
+      return gen.directory(SessionNames.of(session));
+    }
+  }
+
+  /** One lock of the stripes for a session's directory: saves and deletes there are serialised. */
+  private ReentrantLock lockFor(InstanceRegistry.Entry entry, SessionKey session) {
+    return locks[Math.floorMod((entry.id() + "/" + generation(entry) + "/" + SessionNames.of(session)).hashCode(), STRIPES)];
+  }
+
+  private static TetherException gone(SessionKey session, Attachment attachment) {
+    return TetherException.of(ErrorCode.UNKNOWN_ATTACHMENT, "attachment '" + shorten(attachment.fileName())
+        + "' of session " + session + " is gone; GET .../attachments lists the names");
   }
 
   /**

@@ -39,27 +39,44 @@ public final class BlobFiles {
 
   /** The verified bytes of {@code ref} in the blob directory of {@code workspace}. */
   public static byte[] read(Path workspace, ImageRefs.Ref ref, Limits limits) throws IOException {
+    byte[] bytes;
+    try (ConfinedDirectory.OpenFile file = openForRead(workspace, ref, limits)) {
+      try {
+        bytes = file.readAll();
+      } catch (FileSystemException e) {
+        int i = ref.index();
+        throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": blob " + ref.key() + " changed size while being read");
+      }
+    }
+    verify(ref, bytes, limits);
+    return bytes;
+  }
+
+  /**
+   * Opens the blob {@code ref} of {@code workspace} with the checks that come before its bytes:
+   * the key is a blob key for the media type; {@code .aegis}, {@code blobs} and the blob are
+   * opened through one {@link ConfinedDirectory}; the blob is a regular file whose size, taken
+   * from the open file, is within the per-image limit and the declared size when there is one.
+   * The caller reads {@link ConfinedDirectory.OpenFile#size()} bytes, {@link #verify}s them and
+   * closes the file. The one place a workspace blob is opened, for {@link #read} and downloads.
+   */
+  static ConfinedDirectory.OpenFile openForRead(Path workspace, ImageRefs.Ref ref, Limits limits) throws IOException {
     int i = ref.index();
     if (!ImageRefs.isKeyFor(ref.key(), ref.mediaType())) {
       throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": '" + ref.key() + "' is not a blob key for " + ref.mediaType().mimeType());
     }
-    byte[] bytes;
     try (ConfinedDirectory ws = ConfinedDirectory.open(workspace);
-        ConfinedDirectory dir = blobDirectory(ws, false);
-        ConfinedDirectory.OpenFile file = dir.openFile(ref.key())) {
+        ConfinedDirectory dir = blobDirectory(ws, false)) {
+      ConfinedDirectory.OpenFile file = dir.openFile(ref.key());
       long size = file.size();
-      if (size > limits.maxImageBytes()) {
-        throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + size + " bytes, over the limit of " + limits.maxImageBytes());
+      if (size > limits.maxImageBytes() || (ref.size() >= 0 && ref.size() != size)) {
+        file.close();
+        throw size > limits.maxImageBytes()
+            ? TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, i, "image " + i + " is " + size + " bytes, over the limit of " + limits.maxImageBytes())
+            : TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
+                + " but blob " + ref.key() + " is " + size + " bytes");
       }
-      if (ref.size() >= 0 && ref.size() != size) {
-        throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
-            + " but blob " + ref.key() + " is " + size + " bytes");
-      }
-      try {
-        bytes = file.readAll();
-      } catch (FileSystemException e) {
-        throw TetherException.forImage(ErrorCode.BLOB_CORRUPTED, i, "image " + i + ": blob " + ref.key() + " changed size while being read");
-      }
+      return file;
     } catch (NoSuchFileException e) {
       throw TetherException.forImage(ErrorCode.BLOB_NOT_FOUND, i, "image " + i + " names blob " + ref.key()
           + ", which is not in this instance's blob store; upload it first (POST /v1/instances/{id}/blob)");
@@ -67,8 +84,6 @@ public final class BlobFiles {
       throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob " + ref.key() + " cannot be read: "
           + e.describe() + " in the workspace; blobs must be plain files in plain directories");
     }
-    verify(ref, bytes, limits);
-    return bytes;
   }
 
   /**

@@ -77,6 +77,19 @@ final class Blobs {
   }
 
   /**
+   * Opens {@code ref} in the instance's workspace for a download (see {@link BlobFiles#openForRead});
+   * {@code BLOB_NOT_FOUND} when the workspace does not have it.
+   */
+  ConfinedDirectory.OpenFile openLocal(InstanceRegistry.Entry entry, ImageRefs.Ref ref) throws IOException {
+    return BlobFiles.openForRead(entry.workspace(), ref, limits);
+  }
+
+  /** Checks bytes read for {@code ref} (see {@link BlobFiles#verify}). */
+  void verify(ImageRefs.Ref ref, byte[] bytes) {
+    BlobFiles.verify(ref, bytes, limits);
+  }
+
+  /**
    * Stores an uploaded image (checked like any image) in the workspace and the shared blobs; its
    * key. The workspace's {@code .aegis/blobs} is reached through a {@link ConfinedDirectory}: a
    * link planted anywhere on the way is {@code INVALID_BLOB_REF}, never followed, and the blob is

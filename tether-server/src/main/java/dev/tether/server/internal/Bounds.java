@@ -22,9 +22,11 @@ import java.util.Objects;
  * @param maxHeadConnections connections still sending their request head at once, across the
  *     listeners; one more closes the one that has been at it longest, so slow heads hold at most
  *     this many of {@code maxConnections} (at most {@code maxConnections}; keep it below)
+ * @param instanceDiskBytes what the server keeps on disk for one instance, its attachments and
+ *     blobs (past it: 507 {@code INSUFFICIENT_STORAGE}); 0 for no budget
  */
 public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxWaitsPerInstance, Duration headerTimeout,
-    Duration requestIdleTimeout, int maxConnections, int maxHeadConnections) {
+    Duration requestIdleTimeout, int maxConnections, int maxHeadConnections, long instanceDiskBytes) {
   /** The longest a long-poll waits: a request idle timeout must leave room for it. */
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
@@ -38,6 +40,9 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
     if (maxHeadConnections > maxConnections) {
       throw new IllegalArgumentException("maxHeadConnections must be <= maxConnections (" + maxConnections + ") but was "
           + maxHeadConnections);
+    }
+    if (instanceDiskBytes < 0) {
+      throw new IllegalArgumentException("instanceDiskBytes must be >= 0 (0: no budget) but was " + instanceDiskBytes);
     }
     Objects.requireNonNull(headerTimeout, "headerTimeout");
     Objects.requireNonNull(requestIdleTimeout, "requestIdleTimeout");
@@ -53,12 +58,13 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
   /**
    * A quarter of the heap for bodies (at least 64 MiB), an eighth for answers (at least 32 MiB),
    * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections of which
-   * {@link #defaultHeadConnections(int) half} in their head.
+   * {@link #defaultHeadConnections(int) half} in their head, 256 MiB on disk per instance.
    */
   public static Bounds defaults() {
     long heap = Runtime.getRuntime().maxMemory();
     return new Bounds(Math.max(64L << 20, heap / 4), Math.max(32L << 20, heap / 8), 4096, 2048, Duration.ofSeconds(10),
-        Duration.ofSeconds(60), 4096, defaultHeadConnections(4096));
+        Duration.ofSeconds(60), 4096, defaultHeadConnections(4096),
+        DiskBudget.DEFAULT_BYTES);
   }
 
   /** The default cap on connections in their head: half of {@code maxConnections}, at least 1. */
@@ -68,22 +74,22 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
 
   public Bounds withIngressBytes(long bytes) {
     return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections);
+        maxHeadConnections, instanceDiskBytes);
   }
 
   public Bounds withEgressBytes(long bytes) {
     return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections);
+        maxHeadConnections, instanceDiskBytes);
   }
 
   public Bounds withWaits(int total, int perInstance) {
     return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections);
+        maxHeadConnections, instanceDiskBytes);
   }
 
   public Bounds withTimeouts(Duration header, Duration requestIdle) {
     return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections,
-        maxHeadConnections);
+        maxHeadConnections, instanceDiskBytes);
   }
 
   /** {@code connections} open at once, {@link #defaultHeadConnections(int) half} of them in their head. */
@@ -94,7 +100,12 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
   /** {@code connections} open at once, {@code inHead} of them in their head. */
   public Bounds withMaxConnections(int connections, int inHead) {
     return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections,
-        inHead);
+        inHead, instanceDiskBytes);
+  }
+
+  public Bounds withInstanceDiskBytes(long bytes) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
+        maxHeadConnections, bytes);
   }
 
   /** One line for the start-up log. */
@@ -102,7 +113,9 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
     return "limits: bodies read at once " + mib(ingressBytes) + ", answers written at once " + mib(egressBytes)
         + "; waits " + maxWaits + " (" + maxWaitsPerInstance + " per instance); connections " + maxConnections + " ("
         + maxHeadConnections + " in their head); header timeout " + headerTimeout.toSeconds()
-        + " s (the whole head), request idle timeout " + requestIdleTimeout.toSeconds() + " s";
+        + " s (the whole head), request idle timeout " + requestIdleTimeout.toSeconds() + " s"
+        + "; disk per instance " + (instanceDiskBytes == 0 ? "unlimited"
+            : instanceDiskBytes % (1 << 20) == 0 ? mib(instanceDiskBytes) : instanceDiskBytes + " bytes");
   }
 
   private static String mib(long bytes) {

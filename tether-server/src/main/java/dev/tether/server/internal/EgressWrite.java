@@ -35,6 +35,11 @@ final class EgressWrite implements Callback {
     return budget.tryReserve(bytes) ? new EgressWrite(next, budget, bytes) : null;
   }
 
+  /** A callback that gives back {@code reserved} bytes, already reserved from {@code budget}, when the write ends. */
+  static Callback holding(ByteBudget budget, long reserved, Callback next) {
+    return new EgressWrite(next, budget, reserved);
+  }
+
   @Override
   public void succeeded() {
     if (done.compareAndSet(false, true)) {

@@ -72,6 +72,8 @@ final class TetherHandler extends Handler.Abstract {
   private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
+  private final Duration requestIdleTimeout;
+  private final DiskBudget disk;
   private final WaitSlots slots;
   private final Grants grants;
   private final FailureLog failures = new FailureLog();
@@ -103,6 +105,8 @@ final class TetherHandler extends Handler.Abstract {
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry, grants);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
+    this.requestIdleTimeout = bounds.requestIdleTimeout();
+    this.disk = new DiskBudget(bounds.instanceDiskBytes(), new InstanceFilesUsage(attachments));
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
@@ -267,9 +271,7 @@ final class TetherHandler extends Handler.Abstract {
         return true;
       }
       if (action != null && !action.isEmpty()) {
-        return "GET".equals(method)
-            ? replyIo(response, callback, () -> BlobRoutes.download(blobs, entry, action))
-            : notAllowed(response, callback, "GET");
+        return "GET".equals(method) ? downloadBlob(entry, action, response, callback) : notAllowed(response, callback, "GET");
       }
       return noSuchEndpoint(response, callback, path);
     }
@@ -401,7 +403,7 @@ final class TetherHandler extends Handler.Abstract {
     readUpload(request, response, callback, max,
         () -> ErrorBody.of(TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
             "the image is larger than " + max + " bytes, the limit for one image")),
-        body -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length()));
+        body -> disk.write(entry, body.length(), 0, () -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length())));
   }
 
   /**
@@ -456,16 +458,41 @@ final class TetherHandler extends Handler.Abstract {
       uploadAttachment(entry, session, AttachmentRoutes.uploadName(q.getValue("name")), request, response, callback);
       return true;
     }
-    if (!"GET".equals(method)) {
-      return notAllowed(response, callback, "GET");
+    if ("DELETE".equals(method)) {
+      return replyIo(response, callback, () -> AttachmentRoutes.delete(attachments, entry, session, name));
     }
-    return replyIo(response, callback, () -> {
-      AttachmentRoutes.Download d = AttachmentRoutes.download(attachments, entry, session, name);
-      response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
-      response.getHeaders().put("Content-Disposition", "attachment");
-      response.getHeaders().put("X-Content-Type-Options", "nosniff");
-      return new Reply(200, d.bytes(), "application/octet-stream");
-    });
+    if (!"GET".equals(method)) {
+      return notAllowed(response, callback, "GET, DELETE");
+    }
+    AttachmentRoutes.Download d;
+    try {
+      d = AttachmentRoutes.download(attachments, entry, session, name);
+    } catch (java.io.IOException e) {
+      fail(response, callback, e);
+      return true;
+    }
+    response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
+    response.getHeaders().put("Content-Disposition", "attachment");
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    // Streamed from the open file in windows under the egress budget, never read whole.
+    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, request, response,
+        executor, requestIdleTimeout, callback);
+    return true;
+  }
+
+  /** {@code GET .../blob/{key}}: the verified bytes, reserved from the egress budget until written (see {@link BlobRoutes#download}). */
+  private boolean downloadBlob(InstanceRegistry.Entry entry, String key, Response response, Callback callback) {
+    BlobRoutes.Download d;
+    try {
+      d = BlobRoutes.download(blobs, entry, key, egressBudget);
+    } catch (java.io.IOException e) {
+      fail(response, callback, e);
+      return true;
+    }
+    if (d.reply().status() == 503) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    }
+    return reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
   }
 
   /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
@@ -475,7 +502,8 @@ final class TetherHandler extends Handler.Abstract {
     int max = Math.toIntExact(attachments.maxBytes());
     readUpload(request, response, callback, max,
         () -> ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max + " bytes, the limit for one attachment"),
-        body -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length()));
+        body -> disk.write(entry, body.length(), AttachmentRoutes.manifestEntryBytes(name, mimeType),
+            () -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length())));
   }
 
   /** I/O work that answers a request. */

@@ -52,6 +52,8 @@ class FileRoutesFuzzTest {
     }
   }
 
+  private static final ByteBudget EGRESS = new ByteBudget(64L << 20);
+
   @FuzzTest(maxDuration = "30s", maxExecutions = 100_000)
   void blobKeyInstanceIdAndAttachmentName_areOneComponentOrRefused(FuzzedDataProvider data) throws IOException {
     String key = data.consumeString(120);
@@ -60,8 +62,9 @@ class FileRoutesFuzzTest {
     String name = data.consumeRemainingAsString();
 
     try {
-      Reply r = BlobRoutes.download(BLOBS, VM, key);
-      assertEquals(404, r.status(), "only links and nothing else are in the blob directory: " + key);
+      BlobRoutes.Download d = BlobRoutes.download(BLOBS, VM, key, EGRESS);
+      assertEquals(404, d.reply().status(), "only links and nothing else are in the blob directory: " + key);
+      assertEquals(0, d.reserved(), "a refusal holds no egress");
     } catch (TetherException e) {
       assertTrue(REFUSALS.contains(e.code()), e.code() + ": " + e.getMessage());
     }
