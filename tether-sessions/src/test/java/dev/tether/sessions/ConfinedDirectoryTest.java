@@ -206,6 +206,21 @@ class ConfinedDirectoryTest {
     assertEquals("SECRET", Files.readString(outside.resolve("secret")));
   }
 
+  @Test
+  void regularFileBytes_countsRegularFilesOnly_neverFollowsOrOpens() throws Exception {
+    Files.write(root.resolve("a"), new byte[300]);
+    Files.write(root.resolve("b"), new byte[20]);
+    Files.write(outside.resolve("big"), new byte[5000]);
+    Files.createSymbolicLink(root.resolve("link"), outside.resolve("big"));
+    Files.createDirectory(root.resolve("dir"));
+    Files.write(root.resolve("dir").resolve("nested"), new byte[7000]);
+    mkfifo(root.resolve("pipe"));
+    try (ConfinedDirectory r = ConfinedDirectory.open(root)) {
+      assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertEquals(320, r.regularFileBytes(),
+          "the two files only: not the link's target, the directory's contents or the FIFO"));
+    }
+  }
+
   static void mkfifo(Path path) throws Exception {
     Process p = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
     assumeTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "mkfifo works here");
