@@ -5,22 +5,30 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.sessions.BlobCorruptedException;
 import dev.tether.sessions.BlobKey;
+import dev.tether.sessions.BlobStore;
+import dev.tether.store.FrameCounts;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
+import dev.tether.store.Readiness;
 import dev.tether.store.Retention;
 import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.StoreListener;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
-import dev.tether.store.jetstream.internal.FormingCluster;
-import dev.tether.store.jetstream.internal.LastSeqRequest;
+import dev.tether.store.jetstream.internal.AppendCounts;
 import dev.tether.store.jetstream.internal.Appender;
+import dev.tether.store.jetstream.internal.FormingCluster;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
+import dev.tether.store.jetstream.internal.LastSeqRequest;
 import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
+import dev.tether.store.jetstream.internal.ViewListener;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.Dispatcher;
@@ -37,15 +45,20 @@ import io.nats.client.api.StreamInfo;
 import io.nats.client.impl.Headers;
 import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -53,7 +66,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -169,15 +184,15 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   };
   private final Executor executor;
-  private final dev.tether.store.StoreListener listener;
+  private final StoreListener listener;
   /** The listener for local views: their frames are counted as appended where they were published. */
-  private final dev.tether.store.StoreListener viewListener;
+  private final StoreListener viewListener;
   /**
    * The appends this host published, per instance (only with a listener): created on the first
    * acknowledged append, released when the instance is removed or the store closes, or when more
    * than {@link #MAX_KNOWN_STREAMS} instances are counted (the listener folds released counts).
    */
-  private final ConcurrentHashMap<String, dev.tether.store.jetstream.internal.AppendCounts> appendCounts =
+  private final ConcurrentHashMap<String, AppendCounts> appendCounts =
       new ConcurrentHashMap<>();
   private final int inlineImageBytes;
   private final long maxPayload;
@@ -186,7 +201,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Dispatcher control;
   private final ScheduledThreadPoolExecutor retries;
   /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
-  private final java.util.concurrent.ThreadPoolExecutor catchUps;
+  private final ThreadPoolExecutor catchUps;
   /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
   private final String apiPrefix = "$JS.API.";
   private final Appender appender;
@@ -197,7 +212,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final AtomicLong msgIds = new AtomicLong();
   private final AtomicLong deltaSlots = new AtomicLong();
   /** Instances whose stream this process created or opened (a bounded cache). */
-  private final java.util.Set<String> streams = ConcurrentHashMap.newKeySet();
+  private final Set<String> streams = ConcurrentHashMap.newKeySet();
   private static final int MAX_KNOWN_STREAMS = 100_000;
   private final Duration idleTimeout;
   private final int maxViews;
@@ -224,7 +239,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.maxViews = b.maxViews;
     this.executor = b.executor;
     this.listener = b.listener;
-    this.viewListener = dev.tether.store.jetstream.internal.ViewListener.of(b.listener);
+    this.viewListener = ViewListener.of(b.listener);
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
     this.jsm = nc.jetStreamManagement();
@@ -236,8 +251,8 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
-    this.catchUps = new java.util.concurrent.ThreadPoolExecutor(16, 16, 30, TimeUnit.SECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+    this.catchUps = new ThreadPoolExecutor(16, 16, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
           Thread t = new Thread(r, "tether-jetstream-catchup");
           t.setDaemon(true);
           return t;
@@ -255,7 +270,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
-    this.origin = java.util.HexFormat.of().formatHex(r);
+    this.origin = HexFormat.of().formatHex(r);
     nc.addConnectionListener(reconnectCounter);
     this.delivery = nc.createDispatcher();
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
@@ -364,7 +379,7 @@ public final class JetStreamTetherStore implements TetherStore {
     } else {
       subject = names.subject(instance, stored.session().orElse(null));
     }
-    long publishedAt = listener == dev.tether.store.StoreListener.NONE ? 0 : System.nanoTime();
+    long publishedAt = listener == StoreListener.NONE ? 0 : System.nanoTime();
     String type = stored.type();
     long payloadBytes = stored.payload().size();
     return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
@@ -781,8 +796,8 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   /** The append counts of {@code instance}, created (and handed to the listener) on first use. */
-  private dev.tether.store.jetstream.internal.AppendCounts appendCounts(String instance) {
-    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.get(instance);
+  private AppendCounts appendCounts(String instance) {
+    AppendCounts c = appendCounts.get(instance);
     if (c != null) {
       return c;
     }
@@ -793,12 +808,12 @@ public final class JetStreamTetherStore implements TetherStore {
         break;
       }
     }
-    return appendCounts.computeIfAbsent(instance, n -> new dev.tether.store.jetstream.internal.AppendCounts(n, listener));
+    return appendCounts.computeIfAbsent(instance, n -> new AppendCounts(n, listener));
   }
 
   /** Releases the append counts of {@code instance}; an append completing just now may go uncounted. */
   private void releaseAppendCounts(String instance) {
-    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.remove(instance);
+    AppendCounts c = appendCounts.remove(instance);
     if (c != null) {
       c.listener().released(instance, c);
     }
@@ -835,7 +850,7 @@ public final class JetStreamTetherStore implements TetherStore {
   // --- images ------------------------------------------------------------------------------------
 
   /**
-   * The Object Store bucket of {@code instance}'s image bytes as a {@link dev.tether.sessions.BlobStore},
+   * The Object Store bucket of {@code instance}'s image bytes as a {@link BlobStore},
    * created on first use with the store's replicas.
    *
    * @throws StoreUnavailableException when the bucket cannot be created or opened
@@ -867,16 +882,16 @@ public final class JetStreamTetherStore implements TetherStore {
    * The bytes of blob {@code key} of {@code instance}, read whole from its Object Store bucket and
    * verified against the key's SHA-256. Never creates the bucket.
    *
-   * @throws java.nio.file.NoSuchFileException when the instance has no such blob (or no bucket):
+   * @throws NoSuchFileException when the instance has no such blob (or no bucket):
    *     HTTP 404
-   * @throws dev.tether.sessions.BlobCorruptedException when the stored bytes do not hash to the key
+   * @throws BlobCorruptedException when the stored bytes do not hash to the key
    * @throws StoreUnavailableException when JetStream does not answer: HTTP 503
    */
   public byte[] readBlob(String instance, BlobKey key) throws IOException {
     Objects.requireNonNull(key, "key");
     try {
       return existingBlobs(instance).get(key);
-    } catch (java.nio.file.NoSuchFileException | dev.tether.sessions.BlobCorruptedException e) {
+    } catch (NoSuchFileException | BlobCorruptedException e) {
       throw e;
     } catch (IOException e) {
       throw unavailable(instance, e);
@@ -907,7 +922,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws TetherException {@code IMAGE_TOO_LARGE}, {@code MEDIA_TYPE_MISMATCH}: HTTP 4xx
    * @throws StoreUnavailableException when JetStream does not answer
    */
-  public BlobKey putBlob(String instance, byte[] bytes, dev.tether.api.MediaType mediaType) {
+  public BlobKey putBlob(String instance, byte[] bytes, MediaType mediaType) {
     try {
       return blobStore(instance).put(bytes, mediaType);
     } catch (IOException e) {
@@ -920,7 +935,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * client wrote into its local workspace (a ref in a frame) to where every host can read it.
    *
    * @throws TetherException {@code BLOB_CORRUPTED} when the bytes do not hash to the key, or the
-   *     image checks of {@link #putBlob(String, byte[], dev.tether.api.MediaType)}
+   *     image checks of {@link #putBlob(String, byte[], MediaType)}
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public BlobKey putBlob(String instance, BlobKey key, byte[] bytes) {
@@ -943,7 +958,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * {@code frame} with every blob ref in its {@code images} replaced by the inline bytes from
    * {@code instance}'s bucket; a frame without refs is returned as is.
    *
-   * @throws IOException when a blob is missing ({@link java.nio.file.NoSuchFileException}),
+   * @throws IOException when a blob is missing ({@link NoSuchFileException}),
    *     corrupt or unreadable
    */
   public Frame inlineImages(String instance, Frame frame) throws IOException {
@@ -1035,37 +1050,37 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   }
 
-  /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
   /**
    * Ready while open, the NATS connection is {@code CONNECTED}, JetStream answers an account
    * request within the read-barrier timeout, and every local view holds every frame this host
    * had acknowledged (caught up). Makes one request to the server: call it from a probe.
    */
   @Override
-  public dev.tether.store.Readiness readiness() {
+  public Readiness readiness() {
     if (closed) {
-      return dev.tether.store.Readiness.notReady("the JetStream store is closed");
+      return Readiness.notReady("the JetStream store is closed");
     }
     Connection.Status status = nc.getStatus();
     if (status != Connection.Status.CONNECTED) {
-      return dev.tether.store.Readiness.notReady("the NATS connection is " + status + " (not connected to "
+      return Readiness.notReady("the NATS connection is " + status + " (not connected to "
           + nc.getOptions().getServers() + ")");
     }
     try {
       barrierJsm.getAccountStatistics();
     } catch (IOException | JetStreamApiException | RuntimeException e) {
-      return dev.tether.store.Readiness.notReady("JetStream does not answer: " + e.getMessage());
+      return Readiness.notReady("JetStream does not answer: " + e.getMessage());
     }
     for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
       InstanceMirror m = e.getValue().mirror;
       if (m != null && m.index().lastSeq() < m.ackedSeq()) {
-        return dev.tether.store.Readiness.notReady("instance " + e.getKey() + ": this host's view is at seq "
+        return Readiness.notReady("instance " + e.getKey() + ": this host's view is at seq "
             + m.index().lastSeq() + " but it acknowledged seq " + m.ackedSeq() + " (catching up)");
       }
     }
-    return dev.tether.store.Readiness.yes();
+    return Readiness.yes();
   }
 
+  /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
   @Override
   public void close() {
     if (closed) {
@@ -1120,7 +1135,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
     private Duration catchUpTimeout = Duration.ofSeconds(5);
-    private dev.tether.store.StoreListener listener = dev.tether.store.StoreListener.NONE;
+    private StoreListener listener = StoreListener.NONE;
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
@@ -1202,13 +1217,13 @@ public final class JetStreamTetherStore implements TetherStore {
     }
 
     /**
-     * Given what the store counts ({@link dev.tether.store.FrameCounts}): appends where they were
+     * Given what the store counts ({@link FrameCounts}): appends where they were
      * published and acknowledged (per instance, from the first append this host published),
      * evictions and gaps served of this host's local views (per view); told the time from publish
      * to JetStream's acknowledgement ({@code committed("jetstream", 1, nanos)}) and the wake latency
-     * of the local views. Default {@link dev.tether.store.StoreListener#NONE}.
+     * of the local views. Default {@link StoreListener#NONE}.
      */
-    public Builder listener(dev.tether.store.StoreListener listener) {
+    public Builder listener(StoreListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
@@ -1297,13 +1312,6 @@ public final class JetStreamTetherStore implements TetherStore {
     }
 
     /**
-     * Connects (unless given a connection) and returns the store. The connection reconnects
-     * forever; appends made while it is down fail after the append timeout.
-     *
-     * @throws IOException when no server can be reached or JetStream is not enabled
-     * @throws IllegalStateException when neither or both of servers and connection are set
-     */
-    /**
      * How long {@link #connect()} waits for JetStream to answer when the servers are up but their
      * cluster is still forming (no meta leader yet after nodes started or restarted); default 30 s.
      * A server without JetStream fails at once.
@@ -1316,6 +1324,13 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
+    /**
+     * Connects (unless given a connection) and returns the store. The connection reconnects
+     * forever; appends made while it is down fail after the append timeout.
+     *
+     * @throws IOException when no server can be reached or JetStream is not enabled
+     * @throws IllegalStateException when neither or both of servers and connection are set
+     */
     public JetStreamTetherStore connect() throws IOException {
       if (connection != null && !servers.isEmpty()) {
         throw new IllegalStateException("set servers or a connection, not both");
@@ -1344,7 +1359,7 @@ public final class JetStreamTetherStore implements TetherStore {
       } else if (tls) {
         try {
           o.secure();
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
           throw new IOException("no default TLS context: " + e.getMessage(), e);
         }
       }
@@ -1353,7 +1368,7 @@ public final class JetStreamTetherStore implements TetherStore {
         nc = Nats.connect(o.build());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while connecting to " + servers);
+        throw new InterruptedIOException("interrupted while connecting to " + servers);
       }
       try {
         if (!nc.getServerInfo().isJetStreamAvailable()) {
