@@ -21,11 +21,9 @@ import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.internal.AppendCounts;
 import dev.tether.store.jetstream.internal.Appender;
-import dev.tether.store.jetstream.internal.FormingCluster;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.LastSeqRequest;
-import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
 import dev.tether.store.jetstream.internal.ViewListener;
@@ -36,20 +34,16 @@ import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamOptions;
-import io.nats.client.Nats;
 import io.nats.client.ObjectStoreManagement;
-import io.nats.client.Options;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamInfo;
 import io.nats.client.impl.Headers;
 import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -1341,51 +1335,8 @@ public final class JetStreamTetherStore implements TetherStore {
       if (connection != null) {
         return new JetStreamTetherStore(this, connection, false);
       }
-      Options.Builder o = Options.builder()
-          .servers(servers.toArray(String[]::new))
-          .connectionName(connectionName)
-          .maxReconnects(-1)
-          .reconnectWait(Duration.ofMillis(250))
-          .connectionTimeout(Duration.ofSeconds(5))
-          .errorListener(new LoggingErrorListener());
-      if (credentials != null) {
-        o.credentialPath(credentials.toString());
-      }
-      if (token != null) {
-        o.token(token.clone());
-      }
-      if (sslContext != null) {
-        o.sslContext(sslContext);
-      } else if (tls) {
-        try {
-          o.secure();
-        } catch (NoSuchAlgorithmException e) {
-          throw new IOException("no default TLS context: " + e.getMessage(), e);
-        }
-      }
-      Connection nc;
-      try {
-        nc = Nats.connect(o.build());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while connecting to " + servers);
-      }
-      try {
-        if (!nc.getServerInfo().isJetStreamAvailable()) {
-          throw new IOException("JetStream is not enabled on the NATS server at " + nc.getConnectedUrl()
-              + " (start nats-server with -js)");
-        }
-        // A forming cluster (a node just restarted, or all started together) may not answer yet.
-        FormingCluster.retry("connecting to JetStream", openTimeout, () -> nc.jetStreamManagement().getAccountStatistics());
-        return new JetStreamTetherStore(this, nc, true);
-      } catch (IOException | JetStreamApiException | RuntimeException e) {
-        try {
-          nc.close();
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-        }
-        throw e instanceof IOException io ? io : new IOException("JetStream is not available at " + servers + ": " + e.getMessage(), e);
-      }
+      return NatsConnector.connect(servers, connectionName, credentials, token, sslContext, tls, openTimeout,
+          nc -> new JetStreamTetherStore(this, nc, true));
     }
   }
 
