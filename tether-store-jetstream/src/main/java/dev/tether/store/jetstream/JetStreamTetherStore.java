@@ -55,7 +55,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -178,6 +177,8 @@ public final class JetStreamTetherStore implements TetherStore {
     }
   };
   private final Executor executor;
+  private final Lifecycle lifecycle = new Lifecycle();
+  private final CallerFutures callers;
   private final StoreListener listener;
   /** The listener for local views: their frames are counted as appended where they were published. */
   private final StoreListener viewListener;
@@ -211,7 +212,6 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Duration idleTimeout;
   private final int maxViews;
   private final AtomicLong released = new AtomicLong();
-  private volatile boolean closed;
 
   /** Where an instance's mirror lives once started; the lock serialises its start. */
   private static final class Slot {
@@ -232,6 +232,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.idleTimeout = b.idleTimeout;
     this.maxViews = b.maxViews;
     this.executor = b.executor;
+    this.callers = new CallerFutures(b.executor);
     this.listener = b.listener;
     this.viewListener = ViewListener.of(b.listener);
     this.inlineImageBytes = b.inlineImageBytes;
@@ -260,7 +261,7 @@ public final class JetStreamTetherStore implements TetherStore {
         LOG.log(System.Logger.Level.WARNING, "releasing idle views: {0}", e.toString());
       }
     }, sweep, sweep, TimeUnit.MILLISECONDS);
-    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
@@ -319,7 +320,7 @@ public final class JetStreamTetherStore implements TetherStore {
     } catch (TimeoutException e) {
       throw unavailable(instance, e);
     } catch (ExecutionException e) {
-      throw asRuntime(e.getCause());
+      throw CallerFutures.asRuntime(e.getCause());
     }
   }
 
@@ -339,13 +340,13 @@ public final class JetStreamTetherStore implements TetherStore {
     } catch (StoreUnavailableException | TetherException e) {
       inner = CompletableFuture.failedFuture(e);
     }
-    return relay(inner);
+    return callers.relay(inner);
   }
 
   private CompletableFuture<Long> appendInternal(String instance, Frame frame) {
     TetherStore.requireInstance(instance);
     Objects.requireNonNull(frame, "frame");
-    checkOpen();
+    lifecycle.checkOpen();
     ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
     Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
     // Decided on the payload's size, so a frame of images is encoded once, after its offload.
@@ -401,7 +402,7 @@ public final class JetStreamTetherStore implements TetherStore {
   public QueryResult query(String instance, FrameQuery query) {
     Objects.requireNonNull(query, "query");
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     while (true) {
       InstanceMirror m = mirror(instance, false);
       if (m == null) {
@@ -412,7 +413,7 @@ public final class JetStreamTetherStore implements TetherStore {
       if (!m.stopped()) {
         return r;
       }
-      checkOpen(); // released as idle (or removed) while reading: read the instance's current view
+      lifecycle.checkOpen(); // released as idle (or removed) while reading: read the instance's current view
     }
   }
 
@@ -617,7 +618,7 @@ public final class JetStreamTetherStore implements TetherStore {
       return CompletableFuture.completedFuture(query(instance, query));
     }
     while (true) {
-      checkOpen();
+      lifecycle.checkOpen();
       InstanceMirror m = mirror(instance, true);
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
@@ -665,9 +666,9 @@ public final class JetStreamTetherStore implements TetherStore {
     caughtUpTo.whenComplete((target, barrierFailure) -> {
       if (barrierFailure != null) {
         inner.cancel(false); // end the index wait
-        Throwable cause = barrierFailure instanceof CompletionException && barrierFailure.getCause() != null
-            ? barrierFailure.getCause() : barrierFailure;
-        completeThroughExecutor(() -> fail(answer, closed ? new CancellationException("the store was closed") : cause));
+        Throwable cause = CallerFutures.unwrap(barrierFailure);
+        callers.complete(() -> CallerFutures.fail(answer,
+            lifecycle.closed() ? new CancellationException("the store was closed") : cause));
         return;
       }
       // Usually the wait is still pending here and completes later on the executor (the index
@@ -676,7 +677,7 @@ public final class JetStreamTetherStore implements TetherStore {
       inner.whenComplete((r, e) -> {
         Runnable complete = () -> {
           if (e != null) {
-            fail(answer, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            CallerFutures.fail(answer, CallerFutures.unwrap(e));
           } else if (m.stopped() || coversBarrier(r, target)) {
             answer.complete(r);
           } else {
@@ -685,7 +686,7 @@ public final class JetStreamTetherStore implements TetherStore {
           }
         };
         if (Thread.currentThread() == registering) {
-          completeThroughExecutor(complete); // already done: this is the NATS or catch-up thread
+          callers.complete(complete); // already done: this is the NATS or catch-up thread
         } else {
           complete.run();
         }
@@ -699,24 +700,6 @@ public final class JetStreamTetherStore implements TetherStore {
     return answer;
   }
 
-  /** Fails {@code f} with {@code cause}; a cancellation cancels it, as the index's own waits are. */
-  private static void fail(CompletableFuture<?> f, Throwable cause) {
-    if (cause instanceof CancellationException) {
-      f.cancel(false);
-    } else {
-      f.completeExceptionally(cause);
-    }
-  }
-
-  private void completeThroughExecutor(Runnable complete) {
-    try {
-      executor.execute(complete);
-    } catch (RuntimeException rejected) {
-      complete.run(); // the executor shut down: better here than never
-    }
-  }
-
-
   @Override
   public Subscription subscribe(String instance, int bufferFrames) {
     if (bufferFrames < 1) {
@@ -724,7 +707,7 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     TetherStore.requireInstance(instance);
     while (true) {
-      checkOpen();
+      lifecycle.checkOpen();
       InstanceMirror m = mirror(instance, true);
       catchUp(m, instance); // "from now on": not the frames acknowledged before this call
       Subscription s = m.index().subscribe(bufferFrames);
@@ -737,7 +720,7 @@ public final class JetStreamTetherStore implements TetherStore {
   @Override
   public long lastSeq(String instance) {
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     InstanceMirror m = mirror(instance, false);
     if (m == null) {
       return 0;
@@ -764,7 +747,7 @@ public final class JetStreamTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     Slot slot = mirrors.get(instance);
     boolean open = slot != null && slot.mirror != null;
     StreamInfo info = admin.info(instance);
@@ -851,7 +834,7 @@ public final class JetStreamTetherStore implements TetherStore {
    */
   public ObjectStoreBlobStore blobStore(String instance) {
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     return blobStores.computeIfAbsent(instance, i -> {
       String bucket = names.bucket(i);
       try {
@@ -943,7 +926,7 @@ public final class JetStreamTetherStore implements TetherStore {
   /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
   private ObjectStoreBlobStore existingBlobs(String instance) throws IOException {
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     ObjectStoreBlobStore cached = blobStores.get(instance);
     return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
   }
@@ -987,7 +970,7 @@ public final class JetStreamTetherStore implements TetherStore {
       if (slot.mirror != null) {
         return slot.mirror;
       }
-      checkOpen();
+      lifecycle.checkOpen();
       long epoch = reconnects.get();
       StreamInfo info = admin.open(instance, create);
       if (info == null) {
@@ -1011,37 +994,8 @@ public final class JetStreamTetherStore implements TetherStore {
 
   // --- futures and errors ------------------------------------------------------------------------
 
-  /** A future completed through the executor when {@code inner} completes. */
-  private <T> CompletableFuture<T> relay(CompletableFuture<T> inner) {
-    CompletableFuture<T> outer = new CompletableFuture<>();
-    inner.whenComplete((v, e) -> completeThroughExecutor(() -> {
-      if (e == null) {
-        outer.complete(v);
-      } else {
-        outer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-      }
-    }));
-    return outer;
-  }
-
-  private static RuntimeException asRuntime(Throwable t) {
-    if (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof RuntimeException r) {
-      return r;
-    }
-    return new IllegalStateException(t);
-  }
-
   private StoreUnavailableException unavailable(String instance, Throwable e) {
     return StreamAdmin.unavailable(instance, appendTimeout, e);
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("the store is closed");
-    }
   }
 
   /**
@@ -1051,7 +1005,7 @@ public final class JetStreamTetherStore implements TetherStore {
    */
   @Override
   public Readiness readiness() {
-    if (closed) {
+    if (lifecycle.closed()) {
       return Readiness.notReady("the JetStream store is closed");
     }
     Connection.Status status = nc.getStatus();
@@ -1077,10 +1031,9 @@ public final class JetStreamTetherStore implements TetherStore {
   /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
   @Override
   public void close() {
-    if (closed) {
+    if (!lifecycle.markClosed()) {
       return;
     }
-    closed = true;
     for (String name : new ArrayList<>(mirrors.keySet())) {
       Slot slot = mirrors.remove(name);
       InstanceMirror m = slot == null ? null : slot.mirror;
