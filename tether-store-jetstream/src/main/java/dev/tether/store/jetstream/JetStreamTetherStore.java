@@ -4,7 +4,6 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.FrameTypes;
-import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.sessions.BlobCorruptedException;
@@ -34,9 +33,6 @@ import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamOptions;
-import io.nats.client.ObjectStoreManagement;
-import io.nats.client.api.ObjectStoreConfiguration;
-import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamInfo;
 import io.nats.client.impl.Headers;
 import io.nats.client.support.NatsJetStreamConstants;
@@ -162,7 +158,6 @@ public final class JetStreamTetherStore implements TetherStore {
   private final JetStream js;
   private final JetStreamManagement jsm;
   private final JetStreamManagement barrierJsm;
-  private final ObjectStoreManagement osm;
   private final Names names;
   private final Retention retention;
   private final int replicas;
@@ -202,7 +197,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Appender appender;
   private final StreamAdmin admin;
   private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
+  private final InstanceBlobs blobs;
   private final String origin;
   private final AtomicLong msgIds = new AtomicLong();
   private final AtomicLong deltaSlots = new AtomicLong();
@@ -239,7 +234,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.js = nc.jetStream();
     this.jsm = nc.jetStreamManagement();
     this.barrierJsm = nc.jetStreamManagement(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
-    this.osm = nc.objectStoreManagement();
+    this.blobs = new InstanceBlobs(nc, names, replicas, appendTimeout, lifecycle);
     this.retries = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "tether-jetstream-retry");
       t.setDaemon(true);
@@ -755,13 +750,7 @@ public final class JetStreamTetherStore implements TetherStore {
     if (info != null) {
       try {
         jsm.purgeStream(names.stream(instance));
-        try {
-          osm.delete(names.bucket(instance));
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != 10059) { // stream not found: the instance never had images
-            throw e;
-          }
-        }
+        blobs.delete(instance);
         nc.publish(names.removals(), (origin + "\n" + instance).getBytes(StandardCharsets.UTF_8));
       } catch (IOException | JetStreamApiException e) {
         throw unavailable(instance, e);
@@ -807,7 +796,7 @@ public final class JetStreamTetherStore implements TetherStore {
 
   private void dropMirror(String instance, String reason) {
     Slot slot = mirrors.remove(instance);
-    blobStores.remove(instance);
+    blobs.forget(instance);
     if (slot == null) {
       return;
     }
@@ -827,29 +816,13 @@ public final class JetStreamTetherStore implements TetherStore {
   // --- images ------------------------------------------------------------------------------------
 
   /**
-   * The Object Store bucket of {@code instance}'s image bytes as a {@link BlobStore},
-   * created on first use with the store's replicas.
+   * The Object Store bucket of {@code instance}'s image bytes as a {@link BlobStore}, created on
+   * first use with the store's replicas.
    *
    * @throws StoreUnavailableException when the bucket cannot be created or opened
    */
   public ObjectStoreBlobStore blobStore(String instance) {
-    TetherStore.requireInstance(instance);
-    lifecycle.checkOpen();
-    return blobStores.computeIfAbsent(instance, i -> {
-      String bucket = names.bucket(i);
-      try {
-        try {
-          osm.create(ObjectStoreConfiguration.builder(bucket).storageType(StorageType.File).replicas(replicas).build());
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != 10058) { // exists with another configuration: use it
-            throw e;
-          }
-        }
-        return new ObjectStoreBlobStore(nc.objectStore(bucket), Limits.defaults());
-      } catch (IOException | JetStreamApiException e) {
-        throw unavailable(i, e);
-      }
-    });
+    return blobs.bucket(instance);
   }
 
   // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so
@@ -859,20 +832,12 @@ public final class JetStreamTetherStore implements TetherStore {
    * The bytes of blob {@code key} of {@code instance}, read whole from its Object Store bucket and
    * verified against the key's SHA-256. Never creates the bucket.
    *
-   * @throws NoSuchFileException when the instance has no such blob (or no bucket):
-   *     HTTP 404
+   * @throws NoSuchFileException when the instance has no such blob (or no bucket): HTTP 404
    * @throws BlobCorruptedException when the stored bytes do not hash to the key
    * @throws StoreUnavailableException when JetStream does not answer: HTTP 503
    */
   public byte[] readBlob(String instance, BlobKey key) throws IOException {
-    Objects.requireNonNull(key, "key");
-    try {
-      return existingBlobs(instance).get(key);
-    } catch (NoSuchFileException | BlobCorruptedException e) {
-      throw e;
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+    return blobs.read(instance, key);
   }
 
   /**
@@ -883,12 +848,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public boolean hasBlob(String instance, BlobKey key) {
-    Objects.requireNonNull(key, "key");
-    try {
-      return existingBlobs(instance).exists(key);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+    return blobs.has(instance, key);
   }
 
   /**
@@ -900,11 +860,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public BlobKey putBlob(String instance, byte[] bytes, MediaType mediaType) {
-    try {
-      return blobStore(instance).put(bytes, mediaType);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+    return blobs.put(instance, bytes, mediaType);
   }
 
   /**
@@ -916,30 +872,17 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public BlobKey putBlob(String instance, BlobKey key, byte[] bytes) {
-    try {
-      return blobStore(instance).put(key, bytes);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
-  }
-
-  /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
-  private ObjectStoreBlobStore existingBlobs(String instance) throws IOException {
-    TetherStore.requireInstance(instance);
-    lifecycle.checkOpen();
-    ObjectStoreBlobStore cached = blobStores.get(instance);
-    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
+    return blobs.put(instance, key, bytes);
   }
 
   /**
    * {@code frame} with every blob ref in its {@code images} replaced by the inline bytes from
    * {@code instance}'s bucket; a frame without refs is returned as is.
    *
-   * @throws IOException when a blob is missing ({@link NoSuchFileException}),
-   *     corrupt or unreadable
+   * @throws IOException when a blob is missing ({@link NoSuchFileException}), corrupt or unreadable
    */
   public Frame inlineImages(String instance, Frame frame) throws IOException {
-    return ImageOffload.toInline(Objects.requireNonNull(frame, "frame"), blobStore(instance));
+    return blobs.inline(instance, frame);
   }
 
   // --- mirrors -----------------------------------------------------------------------------------
