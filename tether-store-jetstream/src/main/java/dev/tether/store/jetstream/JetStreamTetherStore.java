@@ -43,10 +43,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -61,7 +59,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -171,12 +168,9 @@ public final class JetStreamTetherStore implements TetherStore {
       reconnects.incrementAndGet();
     }
   };
-  private final Executor executor;
   private final Lifecycle lifecycle = new Lifecycle();
   private final CallerFutures callers;
   private final StoreListener listener;
-  /** The listener for local views: their frames are counted as appended where they were published. */
-  private final StoreListener viewListener;
   /**
    * The appends this host published, per instance (only with a listener): created on the first
    * acknowledged append, released when the instance is removed or the store closes, or when more
@@ -186,7 +180,6 @@ public final class JetStreamTetherStore implements TetherStore {
       new ConcurrentHashMap<>();
   private final int inlineImageBytes;
   private final long maxPayload;
-  private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
   private final Dispatcher delivery;
   private final Dispatcher control;
   private final ScheduledThreadPoolExecutor retries;
@@ -196,7 +189,7 @@ public final class JetStreamTetherStore implements TetherStore {
   private final String apiPrefix = "$JS.API.";
   private final Appender appender;
   private final StreamAdmin admin;
-  private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
+  private final Views views;
   private final InstanceBlobs blobs;
   private final String origin;
   private final AtomicLong msgIds = new AtomicLong();
@@ -204,15 +197,6 @@ public final class JetStreamTetherStore implements TetherStore {
   /** Instances whose stream this process created or opened (a bounded cache). */
   private final Set<String> streams = ConcurrentHashMap.newKeySet();
   private static final int MAX_KNOWN_STREAMS = 100_000;
-  private final Duration idleTimeout;
-  private final int maxViews;
-  private final AtomicLong released = new AtomicLong();
-
-  /** Where an instance's mirror lives once started; the lock serialises its start. */
-  private static final class Slot {
-    final ReentrantLock lock = new ReentrantLock();
-    volatile InstanceMirror mirror;
-  }
 
   private JetStreamTetherStore(Builder b, Connection nc, boolean ownsConnection) throws IOException {
     this.nc = nc;
@@ -224,12 +208,8 @@ public final class JetStreamTetherStore implements TetherStore {
     this.appendTimeout = b.appendTimeout;
     this.readBarrierTimeout = b.readBarrierTimeout;
     this.catchUpTimeout = b.catchUpTimeout;
-    this.idleTimeout = b.idleTimeout;
-    this.maxViews = b.maxViews;
-    this.executor = b.executor;
     this.callers = new CallerFutures(b.executor);
     this.listener = b.listener;
-    this.viewListener = ViewListener.of(b.listener);
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
     this.jsm = nc.jetStreamManagement();
@@ -248,14 +228,6 @@ public final class JetStreamTetherStore implements TetherStore {
           return t;
         });
     catchUps.allowCoreThreadTimeOut(true);
-    long sweep = Math.max(250, Math.min(30_000, b.idleTimeout.toMillis() / 2));
-    retries.scheduleWithFixedDelay(() -> {
-      try {
-        releaseIdleViews();
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "releasing idle views: {0}", e.toString());
-      }
-    }, sweep, sweep, TimeUnit.MILLISECONDS);
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
@@ -263,6 +235,9 @@ public final class JetStreamTetherStore implements TetherStore {
     this.origin = HexFormat.of().formatHex(r);
     nc.addConnectionListener(reconnectCounter);
     this.delivery = nc.createDispatcher();
+    this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
+        appendTimeout, b.idleTimeout, b.maxViews, reconnects::get, lifecycle);
+    views.sweepOn(retries);
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
   }
@@ -381,8 +356,7 @@ public final class JetStreamTetherStore implements TetherStore {
             listener.committed("jetstream", 1, System.nanoTime() - publishedAt);
             appendCounts(instance).appended(type, payloadBytes);
           }
-          Slot slot = mirrors.get(instance);
-          InstanceMirror m = slot == null ? null : slot.mirror;
+          InstanceMirror m = views.current(instance);
           if (m != null) {
             m.noteAcked(seq); // a view started later reads the stream's last seq, which covers it
             m.touch();
@@ -399,7 +373,7 @@ public final class JetStreamTetherStore implements TetherStore {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
     while (true) {
-      InstanceMirror m = mirror(instance, false);
+      InstanceMirror m = views.get(instance, false);
       if (m == null) {
         return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
       }
@@ -417,95 +391,13 @@ public final class JetStreamTetherStore implements TetherStore {
     if (streams.contains(instance)) {
       return;
     }
-    Slot slot = mirrors.get(instance);
-    if (slot == null || slot.mirror == null) {
+    if (views.current(instance) == null) {
       admin.open(instance, true);
     }
     if (streams.size() >= MAX_KNOWN_STREAMS) {
       streams.clear(); // a cache: forgetting only costs one stream lookup per instance
     }
     streams.add(instance);
-  }
-
-  /**
-   * Releases the views nobody used for {@link Builder#idleTimeout}: no read, append, wait or
-   * subscription. Their consumers go, and their memory; the next read makes a new view from the
-   * stream (one stream lookup, one consumer, a replay of the retained frames).
-   */
-  private void releaseIdleViews() {
-    long now = System.nanoTime();
-    for (var e : mirrors.entrySet()) {
-      release(e.getKey(), e.getValue(), now, idleTimeout.toNanos());
-    }
-  }
-
-  /**
-   * Releases the view in {@code slot} if it is idle for {@code idleNanos} (0: merely unused, no
-   * wait or subscription); false when it is in use or busy being made.
-   */
-  private boolean release(String instance, Slot slot, long now, long idleNanos) {
-    InstanceMirror m = slot.mirror;
-    if (m == null || !m.idle(now, idleNanos) || !slot.lock.tryLock()) {
-      return false;
-    }
-    try {
-      if (slot.mirror != m || !m.idle(now, idleNanos)) {
-        return false;
-      }
-      slot.mirror = null;
-      mirrors.remove(instance, slot);
-    } finally {
-      slot.lock.unlock();
-    }
-    m.stop("was released as idle"); // a wait that raced the check retries on a new view
-    released.incrementAndGet();
-    return true;
-  }
-
-  /**
-   * Before a new view: at {@link Builder#maxViews}, releases the least recently used views that
-   * no wait or subscription holds, or refuses when every view is in use.
-   */
-  private void makeRoomForView(String instance) {
-    if (openViews() < maxViews) {
-      return;
-    }
-    record Candidate(String instance, Slot slot, long lastUsed) {}
-    List<Candidate> candidates = new ArrayList<>();
-    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
-      InstanceMirror m = e.getValue().mirror;
-      if (m != null && !e.getKey().equals(instance)) {
-        candidates.add(new Candidate(e.getKey(), e.getValue(), m.lastUsedNanos()));
-      }
-    }
-    candidates.sort(Comparator.comparingLong(Candidate::lastUsed)); // least recently used first
-    long now = System.nanoTime();
-    for (Candidate c : candidates) {
-      if (openViews() < maxViews) {
-        return;
-      }
-      release(c.instance(), c.slot(), now, -1);
-    }
-    if (openViews() >= maxViews) {
-      throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "this host holds views of " + maxViews
-          + " instances, each with a wait or subscription pending (maxViews); retry later");
-    }
-  }
-
-  /** Views (one consumer each) this process holds now. */
-  public int openViews() {
-    int n = 0;
-    for (Slot s : mirrors.values()) {
-      if (s.mirror != null) {
-        n++;
-      }
-    }
-    return n;
-  }
-
-  /** Views released as idle since the store started. */
-  public long releasedViews() {
-    return released.get();
   }
 
   /**
@@ -614,7 +506,7 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     while (true) {
       lifecycle.checkOpen();
-      InstanceMirror m = mirror(instance, true);
+      InstanceMirror m = views.get(instance, true);
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
       }
@@ -703,7 +595,7 @@ public final class JetStreamTetherStore implements TetherStore {
     TetherStore.requireInstance(instance);
     while (true) {
       lifecycle.checkOpen();
-      InstanceMirror m = mirror(instance, true);
+      InstanceMirror m = views.get(instance, true);
       catchUp(m, instance); // "from now on": not the frames acknowledged before this call
       Subscription s = m.index().subscribe(bufferFrames);
       if (s != null) {
@@ -716,7 +608,7 @@ public final class JetStreamTetherStore implements TetherStore {
   public long lastSeq(String instance) {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
-    InstanceMirror m = mirror(instance, false);
+    InstanceMirror m = views.get(instance, false);
     if (m == null) {
       return 0;
     }
@@ -729,9 +621,18 @@ public final class JetStreamTetherStore implements TetherStore {
 
   /** This process's retained frames of {@code instance}, oldest first (a copy); for tests and tools. */
   public List<Frame> retained(String instance) {
-    Slot slot = mirrors.get(TetherStore.requireInstance(instance));
-    InstanceMirror m = slot == null ? null : slot.mirror;
+    InstanceMirror m = views.current(TetherStore.requireInstance(instance));
     return m == null ? List.of() : m.index().retained();
+  }
+
+  /** Views (one consumer each) this process holds now. */
+  public int openViews() {
+    return views.open();
+  }
+
+  /** Views released as idle since the store started. */
+  public long releasedViews() {
+    return views.released();
   }
 
   /**
@@ -743,8 +644,7 @@ public final class JetStreamTetherStore implements TetherStore {
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
-    Slot slot = mirrors.get(instance);
-    boolean open = slot != null && slot.mirror != null;
+    boolean open = views.current(instance) != null;
     StreamInfo info = admin.info(instance);
     boolean existed = open || (info != null && info.getStreamState().getMsgCount() > 0);
     if (info != null) {
@@ -795,22 +695,8 @@ public final class JetStreamTetherStore implements TetherStore {
   }
 
   private void dropMirror(String instance, String reason) {
-    Slot slot = mirrors.remove(instance);
+    views.drop(instance, reason);
     blobs.forget(instance);
-    if (slot == null) {
-      return;
-    }
-    InstanceMirror m;
-    slot.lock.lock();
-    try {
-      m = slot.mirror;
-      slot.mirror = null;
-    } finally {
-      slot.lock.unlock();
-    }
-    if (m != null) {
-      m.stop(reason);
-    }
   }
 
   // --- images ------------------------------------------------------------------------------------
@@ -885,56 +771,6 @@ public final class JetStreamTetherStore implements TetherStore {
     return blobs.inline(instance, frame);
   }
 
-  // --- mirrors -----------------------------------------------------------------------------------
-
-  /** This process's view of {@code instance}; null when its stream does not exist and !create. */
-  private InstanceMirror mirror(String instance, boolean create) {
-    while (true) {
-      Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
-      InstanceMirror m = slot.mirror;
-      if (m != null) {
-        return m;
-      }
-      slot.lock.lock();
-      try {
-        if (mirrors.get(instance) != slot) {
-          continue; // the slot was dropped (released, removed, or the id had no stream) meanwhile
-        }
-        return startView(instance, slot, create);
-      } finally {
-        slot.lock.unlock();
-      }
-    }
-  }
-
-  /** Makes the view of {@code instance} in {@code slot}, whose lock the caller holds. */
-  private InstanceMirror startView(String instance, Slot slot, boolean create) {
-    try {
-      if (slot.mirror != null) {
-        return slot.mirror;
-      }
-      lifecycle.checkOpen();
-      long epoch = reconnects.get();
-      StreamInfo info = admin.open(instance, create);
-      if (info == null) {
-        mirrors.remove(instance, slot); // no entry kept for ids that do not exist
-        return null;
-      }
-      makeRoomForView(instance);
-      // Creating the consumer can time out while a stream leader is elected (a node just died):
-      // retried like the stream lookups, each attempt with a fresh index.
-      StreamInfo found = info;
-      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found, epoch));
-      return slot.mirror;
-    } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
-      mirrors.remove(instance, slot);
-      throw e;
-    } catch (Exception e) {
-      mirrors.remove(instance, slot);
-      throw unavailable(instance, e);
-    }
-  }
-
   // --- futures and errors ------------------------------------------------------------------------
 
   private StoreUnavailableException unavailable(String instance, Throwable e) {
@@ -961,14 +797,8 @@ public final class JetStreamTetherStore implements TetherStore {
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       return Readiness.notReady("JetStream does not answer: " + e.getMessage());
     }
-    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
-      InstanceMirror m = e.getValue().mirror;
-      if (m != null && m.index().lastSeq() < m.ackedSeq()) {
-        return Readiness.notReady("instance " + e.getKey() + ": this host's view is at seq "
-            + m.index().lastSeq() + " but it acknowledged seq " + m.ackedSeq() + " (catching up)");
-      }
-    }
-    return Readiness.yes();
+    String lagging = views.lagging();
+    return lagging == null ? Readiness.yes() : Readiness.notReady(lagging);
   }
 
   /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
@@ -977,17 +807,10 @@ public final class JetStreamTetherStore implements TetherStore {
     if (!lifecycle.markClosed()) {
       return;
     }
-    for (String name : new ArrayList<>(mirrors.keySet())) {
-      Slot slot = mirrors.remove(name);
-      InstanceMirror m = slot == null ? null : slot.mirror;
-      if (m != null) {
-        m.stop("was closed with the store");
-      }
-    }
+    views.close();
     for (String name : new ArrayList<>(appendCounts.keySet())) {
       releaseAppendCounts(name);
     }
-    timer.close();
     retries.shutdownNow();
     catchUps.shutdownNow();
     try {
@@ -1240,23 +1063,4 @@ public final class JetStreamTetherStore implements TetherStore {
   String origin() {
     return origin;
   }
-
-  private InstanceMirror startMirror(String instance, StreamInfo info, long epoch) throws IOException, JetStreamApiException {
-    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor, viewListener);
-    try {
-      return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout, epoch);
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      index.end("could not be mirrored");
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      index.end("could not be mirrored");
-      throw new IOException("interrupted while mirroring instance " + instance, e);
-    } catch (Exception e) {
-      index.end("could not be mirrored");
-      throw new IOException(e);
-    }
-  }
-
 }
