@@ -22,17 +22,14 @@ import dev.tether.store.jetstream.internal.AppendCounts;
 import dev.tether.store.jetstream.internal.Appender;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
-import dev.tether.store.jetstream.internal.LastSeqRequest;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
 import dev.tether.store.jetstream.internal.ViewListener;
 import io.nats.client.Connection;
-import io.nats.client.ConnectionListener;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import io.nats.client.JetStreamOptions;
 import io.nats.client.api.StreamInfo;
 import io.nats.client.impl.Headers;
 import io.nats.client.support.NatsJetStreamConstants;
@@ -47,15 +44,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -154,22 +148,13 @@ public final class JetStreamTetherStore implements TetherStore {
   private final boolean ownsConnection;
   private final JetStream js;
   private final JetStreamManagement jsm;
-  private final JetStreamManagement barrierJsm;
   private final Names names;
   private final Retention retention;
   private final int replicas;
   private final Duration appendTimeout;
-  private final Duration readBarrierTimeout;
-  private final Duration catchUpTimeout;
-  /** How often the connection reconnected (to this or another server); views note what they saw. */
-  private final AtomicLong reconnects = new AtomicLong();
-  private final ConnectionListener reconnectCounter = (conn, event) -> {
-    if (event == ConnectionListener.Events.RECONNECTED) {
-      reconnects.incrementAndGet();
-    }
-  };
   private final Lifecycle lifecycle = new Lifecycle();
   private final CallerFutures callers;
+  private final ReadBarrier barrier;
   private final StoreListener listener;
   /**
    * The appends this host published, per instance (only with a listener): created on the first
@@ -183,10 +168,6 @@ public final class JetStreamTetherStore implements TetherStore {
   private final Dispatcher delivery;
   private final Dispatcher control;
   private final ScheduledThreadPoolExecutor retries;
-  /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
-  private final ThreadPoolExecutor catchUps;
-  /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
-  private final String apiPrefix = "$JS.API.";
   private final Appender appender;
   private final StreamAdmin admin;
   private final Views views;
@@ -206,14 +187,12 @@ public final class JetStreamTetherStore implements TetherStore {
     this.maxPayload = nc.getServerInfo().getMaxPayload();
     this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
-    this.readBarrierTimeout = b.readBarrierTimeout;
-    this.catchUpTimeout = b.catchUpTimeout;
     this.callers = new CallerFutures(b.executor);
+    this.barrier = new ReadBarrier(nc, names, b.readBarrierTimeout, b.catchUpTimeout, callers, lifecycle);
     this.listener = b.listener;
     this.inlineImageBytes = b.inlineImageBytes;
     this.js = nc.jetStream();
     this.jsm = nc.jetStreamManagement();
-    this.barrierJsm = nc.jetStreamManagement(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
     this.blobs = new InstanceBlobs(nc, names, replicas, appendTimeout, lifecycle);
     this.retries = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "tether-jetstream-retry");
@@ -221,22 +200,14 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
-    this.catchUps = new ThreadPoolExecutor(16, 16, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "tether-jetstream-catchup");
-          t.setDaemon(true);
-          return t;
-        });
-    catchUps.allowCoreThreadTimeOut(true);
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
     this.origin = HexFormat.of().formatHex(r);
-    nc.addConnectionListener(reconnectCounter);
     this.delivery = nc.createDispatcher();
     this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
-        appendTimeout, b.idleTimeout, b.maxViews, reconnects::get, lifecycle);
+        appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
     views.sweepOn(retries);
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
@@ -365,27 +336,6 @@ public final class JetStreamTetherStore implements TetherStore {
         });
   }
 
-  // --- reads -----------------------------------------------------------------------------------
-
-  @Override
-  public QueryResult query(String instance, FrameQuery query) {
-    Objects.requireNonNull(query, "query");
-    TetherStore.requireInstance(instance);
-    lifecycle.checkOpen();
-    while (true) {
-      InstanceMirror m = views.get(instance, false);
-      if (m == null) {
-        return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
-      }
-      catchUp(m, instance);
-      QueryResult r = withFloorGap(m, query, m.index().query(query));
-      if (!m.stopped()) {
-        return r;
-      }
-      lifecycle.checkOpen(); // released as idle (or removed) while reading: read the instance's current view
-    }
-  }
-
   /** Creates or opens the instance's stream once per process (appends need nothing more). */
   private void ensureStream(String instance) {
     if (streams.contains(instance)) {
@@ -400,94 +350,25 @@ public final class JetStreamTetherStore implements TetherStore {
     streams.add(instance);
   }
 
-  /**
-   * The read barrier: lets the local view reach everything acknowledged before this call, or
-   * fails. The target is the stream's last sequence (one request to the stream, at most
-   * {@link Builder#readBarrierTimeout}) and at least the newest seq this process appended.
-   *
-   * <ul>
-   *   <li>When the view reaches it within the barrier timeout, the read goes on.
-   *   <li>When it does not (the consumer's server died or the connection moved, and jnats has not
-   *       noticed yet), the consumer is replaced by one that starts after the view's newest seq,
-   *       and the view gets {@link Builder#catchUpTimeout} more; then the read goes on or fails
-   *       with {@link StoreUnavailableException}.
-   *   <li>When the stream cannot answer, the read is served from the local view only if it holds
-   *       every frame this process appended and the connection has not reconnected since the view
-   *       was last caught up; otherwise {@link StoreUnavailableException}.
-   * </ul>
-   *
-   * @throws StoreUnavailableException when the view cannot be shown to be caught up
-   */
-  private void catchUp(InstanceMirror m, String instance) {
-    m.touch();
-    long epoch = reconnects.get();
-    long target;
-    try {
-      target = Math.max(m.ackedSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      if (m.index().lastSeq() >= m.ackedSeq() && m.verifiedEpoch() >= epoch) {
-        LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
-        return;
-      }
-      throw new StoreUnavailableException("instance " + instance + ": this host cannot confirm it has every"
-          + " acknowledged frame (its NATS connection moved or JetStream does not answer: " + e.getMessage()
-          + "); retry in a moment", e);
-    }
-    try {
-      if (m.awaitSeq(target, readBarrierTimeout)) {
-        m.verified(epoch);
-        return;
-      }
-      // Stuck: new consumers until it moves. A consumer may be placed on a peer that is down
-      // (the meta layer still lists it), so one that brings nothing within a barrier timeout is
-      // replaced again rather than waited on.
-      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
-      long seen = m.index().lastSeq();
-      while (true) {
-        long now = m.index().lastSeq();
-        if (now == seen) {
-          try {
-            m.resubscribe(readBarrierTimeout); // concurrent readers of a stuck view replace it once
-          } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
-          }
-        }
-        seen = now;
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        if (m.awaitSeq(target, Duration.ofNanos(Math.min(left, readBarrierTimeout.toNanos())))) {
-          m.verified(epoch);
-          return;
-        }
-      }
-      throw new StoreUnavailableException("instance " + instance + ": this host's view is at seq " + m.index().lastSeq()
-          + " but the stream is at " + target + " (not caught up within " + (readBarrierTimeout.plus(catchUpTimeout).toMillis())
-          + " ms); retry in a moment", null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreUnavailableException("interrupted while catching up instance " + instance, e);
-    }
-  }
+  // --- reads -----------------------------------------------------------------------------------
 
-  /**
-   * Whether a wait's answer already holds every matching frame up to the barrier's {@code target}:
-   * it reaches the target. Otherwise (it woke or timed out before the view held the target) the
-   * answer is read again from the view, which holds it now.
-   */
-  private static boolean coversBarrier(QueryResult r, long target) {
-    return !r.frames().isEmpty() && r.frames().get(r.frames().size() - 1).seq() >= target;
-  }
-
-  /** Adds the gap a local view that started on an already evicted stream cannot see itself. */
-  private static QueryResult withFloorGap(InstanceMirror m, FrameQuery q, QueryResult r) {
-    if (r.gap() || q.afterSeq() >= m.floor()) {
-      return r;
+  @Override
+  public QueryResult query(String instance, FrameQuery query) {
+    Objects.requireNonNull(query, "query");
+    TetherStore.requireInstance(instance);
+    lifecycle.checkOpen();
+    while (true) {
+      InstanceMirror m = views.get(instance, false);
+      if (m == null) {
+        return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
+      }
+      barrier.catchUp(m, instance);
+      QueryResult r = ReadBarrier.withFloorGap(m, query, m.index().query(query));
+      if (!m.stopped()) {
+        return r;
+      }
+      lifecycle.checkOpen(); // released as idle (or removed) while reading: read the instance's current view
     }
-    FrameQuery scope = FrameQuery.builder().channel(q.channel()).sessionId(q.sessionId()).limit(1).build();
-    List<Frame> oldest = m.index().query(scope).frames();
-    return new QueryResult(r.frames(), r.nextSeq(), r.timedOut(), true, oldest.isEmpty() ? 0 : oldest.get(0).seq());
   }
 
   @Override
@@ -510,81 +391,12 @@ public final class JetStreamTetherStore implements TetherStore {
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
       }
-      m.touch();
-      long epoch = reconnects.get();
-      // The read barrier's request goes out while the wait is registered, and the answer waits
-      // for both: no thread is held, and an append racing the wait costs no extra round trip.
-      CompletableFuture<Long> streamLast = LastSeqRequest.send(nc, apiPrefix, names.stream(instance), readBarrierTimeout);
-      CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
-      if (inner == null) {
-        continue; // removed meanwhile: wait on the instance's next history
+      CompletableFuture<QueryResult> answer = barrier.waitForFrames(m, instance, query, nanos);
+      if (answer != null) {
+        return answer;
       }
-      return afterBarrier(m, instance, query, epoch, streamLast, inner);
+      // removed meanwhile: wait on the instance's next history
     }
-  }
-
-  /**
-   * {@code inner}'s answer once the view is shown to hold every frame acknowledged before the
-   * wait began (see {@link #catchUp}). The common case is decided on the NATS thread: the stream's
-   * last seq arrived and the view holds it (or gets it within the barrier timeout). Anything else
-   * (no answer, a view stuck after a failover) runs the blocking {@link #catchUp} on a catch-up
-   * thread, and fails the wait with {@link StoreUnavailableException} if it cannot. An answer with
-   * frames is read again from the view after the barrier, so it holds every frame up to it.
-   * Cancelling the returned future ends the wait.
-   */
-  private CompletableFuture<QueryResult> afterBarrier(InstanceMirror m, String instance, FrameQuery query, long epoch,
-      CompletableFuture<Long> streamLast, CompletableFuture<QueryResult> inner) {
-    CompletableFuture<Long> caughtUpTo = streamLast
-        .thenCompose(last -> {
-          long target = Math.max(last, m.ackedSeq());
-          return m.seqReached(target).copy().orTimeout(readBarrierTimeout.toMillis(), TimeUnit.MILLISECONDS)
-              .thenApply(ignored -> target);
-        })
-        .whenComplete((target, e) -> {
-          if (e == null) {
-            m.verified(epoch);
-          }
-        })
-        .exceptionallyCompose(e -> CompletableFuture.supplyAsync(() -> {
-          catchUp(m, instance);
-          return Long.MAX_VALUE; // caught up to some later seq: read the answer again
-        }, catchUps));
-    CompletableFuture<QueryResult> answer = new CompletableFuture<>();
-    caughtUpTo.whenComplete((target, barrierFailure) -> {
-      if (barrierFailure != null) {
-        inner.cancel(false); // end the index wait
-        Throwable cause = CallerFutures.unwrap(barrierFailure);
-        callers.complete(() -> CallerFutures.fail(answer,
-            lifecycle.closed() ? new CancellationException("the store was closed") : cause));
-        return;
-      }
-      // Usually the wait is still pending here and completes later on the executor (the index
-      // completes it there): then the answer completes on that thread, without a second hop.
-      Thread registering = Thread.currentThread();
-      inner.whenComplete((r, e) -> {
-        Runnable complete = () -> {
-          if (e != null) {
-            CallerFutures.fail(answer, CallerFutures.unwrap(e));
-          } else if (m.stopped() || coversBarrier(r, target)) {
-            answer.complete(r);
-          } else {
-            QueryResult again = withFloorGap(m, query, m.index().query(query));
-            answer.complete(again.frames().isEmpty() ? r : again);
-          }
-        };
-        if (Thread.currentThread() == registering) {
-          callers.complete(complete); // already done: this is the NATS or catch-up thread
-        } else {
-          complete.run();
-        }
-      });
-    });
-    answer.whenComplete((r, e) -> {
-      if (answer.isCancelled()) {
-        inner.cancel(false); // the caller cancelled: end the index wait
-      }
-    });
-    return answer;
   }
 
   @Override
@@ -596,7 +408,7 @@ public final class JetStreamTetherStore implements TetherStore {
     while (true) {
       lifecycle.checkOpen();
       InstanceMirror m = views.get(instance, true);
-      catchUp(m, instance); // "from now on": not the frames acknowledged before this call
+      barrier.catchUp(m, instance); // "from now on": not the frames acknowledged before this call
       Subscription s = m.index().subscribe(bufferFrames);
       if (s != null) {
         return s;
@@ -609,14 +421,7 @@ public final class JetStreamTetherStore implements TetherStore {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
     InstanceMirror m = views.get(instance, false);
-    if (m == null) {
-      return 0;
-    }
-    try {
-      return Math.max(m.lastSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      return m.lastSeq();
-    }
+    return m == null ? 0 : barrier.lastSeq(m, instance);
   }
 
   /** This process's retained frames of {@code instance}, oldest first (a copy); for tests and tools. */
@@ -792,13 +597,11 @@ public final class JetStreamTetherStore implements TetherStore {
       return Readiness.notReady("the NATS connection is " + status + " (not connected to "
           + nc.getOptions().getServers() + ")");
     }
-    try {
-      barrierJsm.getAccountStatistics();
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      return Readiness.notReady("JetStream does not answer: " + e.getMessage());
+    String why = barrier.unanswered();
+    if (why == null) {
+      why = views.lagging();
     }
-    String lagging = views.lagging();
-    return lagging == null ? Readiness.yes() : Readiness.notReady(lagging);
+    return why == null ? Readiness.yes() : Readiness.notReady(why);
   }
 
   /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
@@ -812,9 +615,8 @@ public final class JetStreamTetherStore implements TetherStore {
       releaseAppendCounts(name);
     }
     retries.shutdownNow();
-    catchUps.shutdownNow();
+    barrier.close();
     try {
-      nc.removeConnectionListener(reconnectCounter);
       nc.closeDispatcher(control);
       nc.closeDispatcher(delivery);
     } catch (RuntimeException e) {

@@ -70,7 +70,7 @@ final class Views {
    * @param listener the listener of the views' indexes
    * @param startTimeout how long a new view waits for the frames its stream holds (the store's
    *     append timeout), and the timeout named when making it fails
-   * @param epoch the connection's reconnect count now
+   * @param epoch the connection's reconnect count now (see {@link ReadBarrier#epoch()})
    */
   Views(StreamAdmin admin, Names names, Retention retention, JetStream js, Dispatcher delivery, Executor executor,
       StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, LongSupplier epoch,
