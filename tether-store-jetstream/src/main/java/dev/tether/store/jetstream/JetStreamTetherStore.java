@@ -2,8 +2,6 @@ package dev.tether.store.jetstream;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
-import dev.tether.api.FrameCodec;
-import dev.tether.api.FrameTypes;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.sessions.BlobCorruptedException;
@@ -18,9 +16,7 @@ import dev.tether.store.SequencedFrameIndex;
 import dev.tether.store.StoreListener;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
-import dev.tether.store.jetstream.internal.AppendCounts;
 import dev.tether.store.jetstream.internal.Appender;
-import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
@@ -31,8 +27,6 @@ import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StreamInfo;
-import io.nats.client.impl.Headers;
-import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
@@ -43,16 +37,13 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -142,57 +133,42 @@ import javax.net.ssl.SSLContext;
  * included.
  */
 public final class JetStreamTetherStore implements TetherStore {
+  // The store is the public face and the owner of the connection and threads; the work is done by
+  // its parts, each with one job: FramePublisher (appends), Views (the local views and their
+  // release), ReadBarrier (catch-up before a read answers), InstanceBlobs (image buckets),
+  // CallerFutures (completing callers' futures on the executor), NatsConnector (the connection).
   private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
 
   private final Connection nc;
   private final boolean ownsConnection;
-  private final JetStream js;
-  private final JetStreamManagement jsm;
   private final Names names;
   private final Retention retention;
   private final int replicas;
   private final Duration appendTimeout;
+  /** This process among the hosts: the prefix of its message ids and the sender of its removal notices. */
+  private final String origin;
   private final Lifecycle lifecycle = new Lifecycle();
   private final CallerFutures callers;
-  private final ReadBarrier barrier;
-  private final StoreListener listener;
-  /**
-   * The appends this host published, per instance (only with a listener): created on the first
-   * acknowledged append, released when the instance is removed or the store closes, or when more
-   * than {@link #MAX_KNOWN_STREAMS} instances are counted (the listener folds released counts).
-   */
-  private final ConcurrentHashMap<String, AppendCounts> appendCounts =
-      new ConcurrentHashMap<>();
-  private final int inlineImageBytes;
-  private final long maxPayload;
-  private final Dispatcher delivery;
-  private final Dispatcher control;
-  private final ScheduledThreadPoolExecutor retries;
-  private final Appender appender;
+  private final JetStreamManagement jsm;
   private final StreamAdmin admin;
+  private final ReadBarrier barrier;
   private final Views views;
   private final InstanceBlobs blobs;
-  private final String origin;
-  private final AtomicLong msgIds = new AtomicLong();
-  private final AtomicLong deltaSlots = new AtomicLong();
-  /** Instances whose stream this process created or opened (a bounded cache). */
-  private final Set<String> streams = ConcurrentHashMap.newKeySet();
-  private static final int MAX_KNOWN_STREAMS = 100_000;
+  private final FramePublisher publisher;
+  private final ScheduledThreadPoolExecutor retries;
+  private final Dispatcher delivery;
+  private final Dispatcher control;
 
   private JetStreamTetherStore(Builder b, Connection nc, boolean ownsConnection) throws IOException {
     this.nc = nc;
     this.ownsConnection = ownsConnection;
     this.names = new Names(b.subjectPrefix);
     this.retention = b.retention;
-    this.maxPayload = nc.getServerInfo().getMaxPayload();
+    long maxPayload = nc.getServerInfo().getMaxPayload();
     this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
     this.callers = new CallerFutures(b.executor);
     this.barrier = new ReadBarrier(nc, names, b.readBarrierTimeout, b.catchUpTimeout, callers, lifecycle);
-    this.listener = b.listener;
-    this.inlineImageBytes = b.inlineImageBytes;
-    this.js = nc.jetStream();
-    this.jsm = nc.jetStreamManagement();
     this.blobs = new InstanceBlobs(nc, names, replicas, appendTimeout, lifecycle);
     this.retries = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "tether-jetstream-retry");
@@ -200,15 +176,20 @@ public final class JetStreamTetherStore implements TetherStore {
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
-    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
-    this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
-    byte[] r = new byte[8];
-    new SecureRandom().nextBytes(r);
-    this.origin = HexFormat.of().formatHex(r);
+    this.jsm = nc.jetStreamManagement();
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout,
+        lifecycle::closed);
+    JetStream js = nc.jetStream();
     this.delivery = nc.createDispatcher();
     this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
         appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
     views.sweepOn(retries);
+    byte[] r = new byte[8];
+    new SecureRandom().nextBytes(r);
+    this.origin = HexFormat.of().formatHex(r);
+    Appender appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, appendTimeout.toMillis())));
+    this.publisher = new FramePublisher(appender, admin, names, retention, blobs, views, b.listener, maxPayload,
+        b.inlineImageBytes, appendTimeout, origin, lifecycle);
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
   }
@@ -250,7 +231,7 @@ public final class JetStreamTetherStore implements TetherStore {
 
   @Override
   public long append(String instance, Frame frame) {
-    CompletableFuture<Long> f = appendInternal(instance, frame);
+    CompletableFuture<Long> f = publisher.publish(instance, frame);
     try {
       // The appender gives up at its deadline; the margin only guards against a lost callback.
       return f.get(appendTimeout.toMillis() + 5000, TimeUnit.MILLISECONDS);
@@ -259,7 +240,7 @@ public final class JetStreamTetherStore implements TetherStore {
       throw new StoreUnavailableException("interrupted while appending to instance " + instance
           + "; the frame may or may not be stored", e);
     } catch (TimeoutException e) {
-      throw unavailable(instance, e);
+      throw StreamAdmin.unavailable(instance, appendTimeout, e);
     } catch (ExecutionException e) {
       throw CallerFutures.asRuntime(e.getCause());
     }
@@ -277,77 +258,11 @@ public final class JetStreamTetherStore implements TetherStore {
     Objects.requireNonNull(frame, "frame");
     CompletableFuture<Long> inner;
     try {
-      inner = appendInternal(instance, frame);
+      inner = publisher.publish(instance, frame);
     } catch (StoreUnavailableException | TetherException e) {
       inner = CompletableFuture.failedFuture(e);
     }
     return callers.relay(inner);
-  }
-
-  private CompletableFuture<Long> appendInternal(String instance, Frame frame) {
-    TetherStore.requireInstance(instance);
-    Objects.requireNonNull(frame, "frame");
-    lifecycle.checkOpen();
-    ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
-    Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
-    // Decided on the payload's size, so a frame of images is encoded once, after its offload.
-    if (stored.hasPayload() && stored.payload().size() > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
-      try {
-        stored = ImageOffload.toRefs(stored, blobStore(instance));
-      } catch (IOException e) {
-        throw unavailable(instance, e);
-      }
-    }
-    byte[] body = FrameCodec.standard().write(stored);
-    if (body.length > maxPayload) {
-      throw TetherException.of(ErrorCode.FRAME_TOO_LARGE, "the frame is " + body.length
-          + " bytes without its images; the NATS server takes at most " + maxPayload
-          + " bytes per message (max_payload). Send long text in several frames.");
-    }
-    String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
-    long deadline = System.nanoTime() + appendTimeout.toNanos();
-    String subject;
-    Headers headers = null;
-    if (!retention.deltasInRing() && FrameTypes.isDelta(stored.type())) {
-      // A transient delta: one of the rolled-up slots, so the stream keeps only the newest few.
-      subject = names.deltaSubject(instance, (int) Math.floorMod(deltaSlots.getAndIncrement(), (long) StreamAdmin.DELTA_SLOTS));
-      headers = new Headers().put(NatsJetStreamConstants.ROLLUP_HDR, NatsJetStreamConstants.ROLLUP_HDR_SUBJECT);
-    } else {
-      subject = names.subject(instance, stored.session().orElse(null));
-    }
-    long publishedAt = listener == StoreListener.NONE ? 0 : System.nanoTime();
-    String type = stored.type();
-    long payloadBytes = stored.payload().size();
-    return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
-        .handle((seq, e) -> {
-          if (e != null) {
-            throw unavailable(instance, e);
-          }
-          if (publishedAt != 0) {
-            listener.committed("jetstream", 1, System.nanoTime() - publishedAt);
-            appendCounts(instance).appended(type, payloadBytes);
-          }
-          InstanceMirror m = views.current(instance);
-          if (m != null) {
-            m.noteAcked(seq); // a view started later reads the stream's last seq, which covers it
-            m.touch();
-          }
-          return seq;
-        });
-  }
-
-  /** Creates or opens the instance's stream once per process (appends need nothing more). */
-  private void ensureStream(String instance) {
-    if (streams.contains(instance)) {
-      return;
-    }
-    if (views.current(instance) == null) {
-      admin.open(instance, true);
-    }
-    if (streams.size() >= MAX_KNOWN_STREAMS) {
-      streams.clear(); // a cache: forgetting only costs one stream lookup per instance
-    }
-    streams.add(instance);
   }
 
   // --- reads -----------------------------------------------------------------------------------
@@ -458,50 +373,26 @@ public final class JetStreamTetherStore implements TetherStore {
         blobs.delete(instance);
         nc.publish(names.removals(), (origin + "\n" + instance).getBytes(StandardCharsets.UTF_8));
       } catch (IOException | JetStreamApiException e) {
-        throw unavailable(instance, e);
+        throw StreamAdmin.unavailable(instance, appendTimeout, e);
       }
     }
-    dropMirror(instance, "was removed");
-    releaseAppendCounts(instance);
+    forget(instance);
     return existed;
   }
 
-  /** The append counts of {@code instance}, created (and handed to the listener) on first use. */
-  private AppendCounts appendCounts(String instance) {
-    AppendCounts c = appendCounts.get(instance);
-    if (c != null) {
-      return c;
-    }
-    if (appendCounts.size() >= MAX_KNOWN_STREAMS) {
-      // Bounded like the stream cache: release some instance's counts (its meters keep their totals).
-      for (String other : appendCounts.keySet()) {
-        releaseAppendCounts(other);
-        break;
-      }
-    }
-    return appendCounts.computeIfAbsent(instance, n -> new AppendCounts(n, listener));
-  }
-
-  /** Releases the append counts of {@code instance}; an append completing just now may go uncounted. */
-  private void releaseAppendCounts(String instance) {
-    AppendCounts c = appendCounts.remove(instance);
-    if (c != null) {
-      c.listener().released(instance, c);
-    }
-  }
-
+  /** A removal announced by another process: drop what this one holds of the instance. */
   private void onRemoved(String notice) {
     int nl = notice.indexOf('\n');
     if (nl < 0 || notice.substring(0, nl).equals(origin)) {
       return; // ours: already dropped, and a later append here may have opened a new view
     }
-    dropMirror(notice.substring(nl + 1), "was removed");
-    releaseAppendCounts(notice.substring(nl + 1));
+    forget(notice.substring(nl + 1));
   }
 
-  private void dropMirror(String instance, String reason) {
-    views.drop(instance, reason);
+  private void forget(String instance) {
+    views.drop(instance, "was removed");
     blobs.forget(instance);
+    publisher.releaseCounts(instance);
   }
 
   // --- images ------------------------------------------------------------------------------------
@@ -576,11 +467,7 @@ public final class JetStreamTetherStore implements TetherStore {
     return blobs.inline(instance, frame);
   }
 
-  // --- futures and errors ------------------------------------------------------------------------
-
-  private StoreUnavailableException unavailable(String instance, Throwable e) {
-    return StreamAdmin.unavailable(instance, appendTimeout, e);
-  }
+  // --- lifecycle ---------------------------------------------------------------------------------
 
   /**
    * Ready while open, the NATS connection is {@code CONNECTED}, JetStream answers an account
@@ -611,9 +498,7 @@ public final class JetStreamTetherStore implements TetherStore {
       return;
     }
     views.close();
-    for (String name : new ArrayList<>(appendCounts.keySet())) {
-      releaseAppendCounts(name);
-    }
+    publisher.close();
     retries.shutdownNow();
     barrier.close();
     try {
@@ -634,6 +519,11 @@ public final class JetStreamTetherStore implements TetherStore {
   @Override
   public String toString() {
     return "JetStreamTetherStore" + List.of(nc.getConnectedUrl() == null ? "disconnected" : nc.getConnectedUrl()) + retention;
+  }
+
+  /** For {@code CancellationException} messages and logs. */
+  String origin() {
+    return origin;
   }
 
   /** Configures and connects a {@link JetStreamTetherStore}. Setters fail fast. Not thread-safe. */
@@ -859,10 +749,5 @@ public final class JetStreamTetherStore implements TetherStore {
       return NatsConnector.connect(servers, connectionName, credentials, token, sslContext, tls, openTimeout,
           nc -> new JetStreamTetherStore(this, nc, true));
     }
-  }
-
-  /** For {@link CancellationException} messages and logs. */
-  String origin() {
-    return origin;
   }
 }
