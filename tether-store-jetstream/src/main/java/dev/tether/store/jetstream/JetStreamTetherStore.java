@@ -136,7 +136,8 @@ public final class JetStreamTetherStore implements TetherStore {
   // The store is the public face and the owner of the connection and threads; the work is done by
   // its parts, each with one job: FramePublisher (appends), Views (the local views and their
   // release), ReadBarrier (catch-up before a read answers), InstanceBlobs (image buckets),
-  // CallerFutures (completing callers' futures on the executor), NatsConnector (the connection).
+  // CallerFutures (completing callers' futures on the executor), NatsConnector (the connection);
+  // Lifecycle is the closed flag they all check.
   private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
 
   private final Connection nc;
@@ -177,8 +178,7 @@ public final class JetStreamTetherStore implements TetherStore {
     });
     retries.setRemoveOnCancelPolicy(true);
     this.jsm = nc.jetStreamManagement();
-    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout,
-        lifecycle::closed);
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     JetStream js = nc.jetStream();
     this.delivery = nc.createDispatcher();
     this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),

@@ -4,8 +4,9 @@ package dev.tether.store.jetstream;
  * Whether a {@link JetStreamTetherStore} is still open: every part of the store checks it before
  * it starts work, so a call after {@link JetStreamTetherStore#close()} fails fast.
  *
- * <p>Thread-safe: one volatile flag, set once and never cleared. Closing is not atomic: two
- * concurrent closes may both see the store open, and the store's close is idempotent for that.
+ * <p>Thread-safe: one volatile flag, set once and never cleared. Closing is a check and then a set,
+ * not atomic: two concurrent closes may both go on, and each step of the store's close tolerates
+ * running twice.
  */
 final class Lifecycle {
   private volatile boolean closed;
