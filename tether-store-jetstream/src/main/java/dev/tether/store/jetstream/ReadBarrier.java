@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * not reconnected since the view was last caught up.
  */
 final class ReadBarrier {
-  /** The store's logger: what an operator configured for the store covers its barrier. */
-  private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
+  /** The store's logger, by name (a part does not reach back to the store): its setting covers the barrier. */
+  private static final System.Logger LOG = System.getLogger("dev.tether.store.jetstream.JetStreamTetherStore");
   /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
   private static final String API_PREFIX = "$JS.API.";
 

@@ -41,8 +41,8 @@ import java.util.function.LongSupplier;
  * {@code TOO_MANY_INSTANCES}.
  */
 final class Views {
-  /** The store's logger: what an operator configured for the store covers its views. */
-  private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
+  /** The store's logger, by name (a part does not reach back to the store): its setting covers the views. */
+  private static final System.Logger LOG = System.getLogger("dev.tether.store.jetstream.JetStreamTetherStore");
 
   /** Where an instance's view lives once started; the lock serialises its start. */
   private static final class Slot {
