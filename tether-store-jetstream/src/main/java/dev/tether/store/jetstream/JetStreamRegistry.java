@@ -7,6 +7,7 @@ import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.RegistryCodec;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamOptions;
 import io.nats.client.KeyValue;
 import io.nats.client.KeyValueOptions;
 import io.nats.client.api.KeyValueConfiguration;
@@ -16,6 +17,7 @@ import io.nats.client.api.KeyValueWatcher;
 import io.nats.client.api.StorageType;
 import io.nats.client.impl.NatsKeyValueWatchSubscription;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -104,7 +106,7 @@ public final class JetStreamRegistry implements AutoCloseable {
       throw new IOException("cannot watch the registry bucket: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while loading the registry");
+      throw new InterruptedIOException("interrupted while loading the registry");
     }
   }
 
@@ -518,7 +520,7 @@ public final class JetStreamRegistry implements AutoCloseable {
       int r = replicas > 0 ? replicas
           : JetStreamTetherStore.replicasForClusterOf(connection.getServerInfo().getConnectURLs().size());
       KeyValueOptions options = KeyValueOptions.builder()
-          .jetStreamOptions(io.nats.client.JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build();
+          .jetStreamOptions(JetStreamOptions.builder().requestTimeout(requestTimeout).build()).build();
       try {
         FormingCluster.retry("opening the registry bucket " + n.registryBucket(), openTimeout, () -> {
           try {

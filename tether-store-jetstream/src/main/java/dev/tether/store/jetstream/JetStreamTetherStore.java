@@ -2,62 +2,48 @@ package dev.tether.store.jetstream;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
-import dev.tether.api.FrameCodec;
-import dev.tether.api.FrameTypes;
-import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.sessions.BlobCorruptedException;
 import dev.tether.sessions.BlobKey;
+import dev.tether.sessions.BlobStore;
+import dev.tether.store.FrameCounts;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
+import dev.tether.store.Readiness;
 import dev.tether.store.Retention;
 import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.StoreListener;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;
-import dev.tether.store.jetstream.internal.FormingCluster;
-import dev.tether.store.jetstream.internal.LastSeqRequest;
 import dev.tether.store.jetstream.internal.Appender;
-import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.InstanceMirror;
-import dev.tether.store.jetstream.internal.LoggingErrorListener;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
+import dev.tether.store.jetstream.internal.ViewListener;
 import io.nats.client.Connection;
-import io.nats.client.ConnectionListener;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
-import io.nats.client.JetStreamOptions;
-import io.nats.client.Nats;
-import io.nats.client.ObjectStoreManagement;
-import io.nats.client.Options;
-import io.nats.client.api.ObjectStoreConfiguration;
-import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamInfo;
-import io.nats.client.impl.Headers;
-import io.nats.client.support.NatsJetStreamConstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -147,117 +133,63 @@ import javax.net.ssl.SSLContext;
  * included.
  */
 public final class JetStreamTetherStore implements TetherStore {
+  // The store is the public face and the owner of the connection and threads; the work is done by
+  // its parts, each with one job: FramePublisher (appends), Views (the local views and their
+  // release), ReadBarrier (catch-up before a read answers), InstanceBlobs (image buckets),
+  // CallerFutures (completing callers' futures on the executor), NatsConnector (the connection);
+  // Lifecycle is the closed flag they all check.
   private static final System.Logger LOG = System.getLogger(JetStreamTetherStore.class.getName());
 
   private final Connection nc;
   private final boolean ownsConnection;
-  private final JetStream js;
-  private final JetStreamManagement jsm;
-  private final JetStreamManagement barrierJsm;
-  private final ObjectStoreManagement osm;
   private final Names names;
   private final Retention retention;
   private final int replicas;
   private final Duration appendTimeout;
-  private final Duration readBarrierTimeout;
-  private final Duration catchUpTimeout;
-  /** How often the connection reconnected (to this or another server); views note what they saw. */
-  private final AtomicLong reconnects = new AtomicLong();
-  private final ConnectionListener reconnectCounter = (conn, event) -> {
-    if (event == ConnectionListener.Events.RECONNECTED) {
-      reconnects.incrementAndGet();
-    }
-  };
-  private final Executor executor;
-  private final dev.tether.store.StoreListener listener;
-  /** The listener for local views: their frames are counted as appended where they were published. */
-  private final dev.tether.store.StoreListener viewListener;
-  /**
-   * The appends this host published, per instance (only with a listener): created on the first
-   * acknowledged append, released when the instance is removed or the store closes, or when more
-   * than {@link #MAX_KNOWN_STREAMS} instances are counted (the listener folds released counts).
-   */
-  private final ConcurrentHashMap<String, dev.tether.store.jetstream.internal.AppendCounts> appendCounts =
-      new ConcurrentHashMap<>();
-  private final int inlineImageBytes;
-  private final long maxPayload;
-  private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
+  /** This process among the hosts: the prefix of its message ids and the sender of its removal notices. */
+  private final String origin;
+  private final Lifecycle lifecycle = new Lifecycle();
+  private final CallerFutures callers;
+  private final JetStreamManagement jsm;
+  private final StreamAdmin admin;
+  private final ReadBarrier barrier;
+  private final Views views;
+  private final InstanceBlobs blobs;
+  private final FramePublisher publisher;
+  private final ScheduledThreadPoolExecutor retries;
   private final Dispatcher delivery;
   private final Dispatcher control;
-  private final ScheduledThreadPoolExecutor retries;
-  /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
-  private final java.util.concurrent.ThreadPoolExecutor catchUps;
-  /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
-  private final String apiPrefix = "$JS.API.";
-  private final Appender appender;
-  private final StreamAdmin admin;
-  private final ConcurrentHashMap<String, Slot> mirrors = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, ObjectStoreBlobStore> blobStores = new ConcurrentHashMap<>();
-  private final String origin;
-  private final AtomicLong msgIds = new AtomicLong();
-  private final AtomicLong deltaSlots = new AtomicLong();
-  /** Instances whose stream this process created or opened (a bounded cache). */
-  private final java.util.Set<String> streams = ConcurrentHashMap.newKeySet();
-  private static final int MAX_KNOWN_STREAMS = 100_000;
-  private final Duration idleTimeout;
-  private final int maxViews;
-  private final AtomicLong released = new AtomicLong();
-  private volatile boolean closed;
-
-  /** Where an instance's mirror lives once started; the lock serialises its start. */
-  private static final class Slot {
-    final ReentrantLock lock = new ReentrantLock();
-    volatile InstanceMirror mirror;
-  }
 
   private JetStreamTetherStore(Builder b, Connection nc, boolean ownsConnection) throws IOException {
     this.nc = nc;
     this.ownsConnection = ownsConnection;
     this.names = new Names(b.subjectPrefix);
     this.retention = b.retention;
-    this.maxPayload = nc.getServerInfo().getMaxPayload();
+    long maxPayload = nc.getServerInfo().getMaxPayload();
     this.replicas = b.replicas > 0 ? b.replicas : replicasForClusterOf(nc.getServerInfo().getConnectURLs().size());
     this.appendTimeout = b.appendTimeout;
-    this.readBarrierTimeout = b.readBarrierTimeout;
-    this.catchUpTimeout = b.catchUpTimeout;
-    this.idleTimeout = b.idleTimeout;
-    this.maxViews = b.maxViews;
-    this.executor = b.executor;
-    this.listener = b.listener;
-    this.viewListener = dev.tether.store.jetstream.internal.ViewListener.of(b.listener);
-    this.inlineImageBytes = b.inlineImageBytes;
-    this.js = nc.jetStream();
-    this.jsm = nc.jetStreamManagement();
-    this.barrierJsm = nc.jetStreamManagement(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
-    this.osm = nc.objectStoreManagement();
+    this.callers = new CallerFutures(b.executor);
+    this.barrier = new ReadBarrier(nc, names, b.readBarrierTimeout, b.catchUpTimeout, callers, lifecycle);
+    this.blobs = new InstanceBlobs(nc, names, replicas, appendTimeout, lifecycle);
     this.retries = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "tether-jetstream-retry");
       t.setDaemon(true);
       return t;
     });
     retries.setRemoveOnCancelPolicy(true);
-    this.catchUps = new java.util.concurrent.ThreadPoolExecutor(16, 16, 30, TimeUnit.SECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "tether-jetstream-catchup");
-          t.setDaemon(true);
-          return t;
-        });
-    catchUps.allowCoreThreadTimeOut(true);
-    long sweep = Math.max(250, Math.min(30_000, b.idleTimeout.toMillis() / 2));
-    retries.scheduleWithFixedDelay(() -> {
-      try {
-        releaseIdleViews();
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "releasing idle views: {0}", e.toString());
-      }
-    }, sweep, sweep, TimeUnit.MILLISECONDS);
-    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, () -> closed);
-    this.appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, b.appendTimeout.toMillis())));
+    this.jsm = nc.jetStreamManagement();
+    this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
+    JetStream js = nc.jetStream();
+    this.delivery = nc.createDispatcher();
+    this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
+        appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
+    views.sweepOn(retries);
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
-    this.origin = java.util.HexFormat.of().formatHex(r);
-    nc.addConnectionListener(reconnectCounter);
-    this.delivery = nc.createDispatcher();
+    this.origin = HexFormat.of().formatHex(r);
+    Appender appender = new Appender(js, retries, Duration.ofMillis(Math.min(2000, appendTimeout.toMillis())));
+    this.publisher = new FramePublisher(appender, admin, names, retention, blobs, views, b.listener, maxPayload,
+        b.inlineImageBytes, appendTimeout, origin, lifecycle);
     this.control = nc.createDispatcher(msg -> onRemoved(new String(msg.getData(), StandardCharsets.UTF_8)));
     control.subscribe(names.removals());
   }
@@ -299,7 +231,7 @@ public final class JetStreamTetherStore implements TetherStore {
 
   @Override
   public long append(String instance, Frame frame) {
-    CompletableFuture<Long> f = appendInternal(instance, frame);
+    CompletableFuture<Long> f = publisher.publish(instance, frame);
     try {
       // The appender gives up at its deadline; the margin only guards against a lost callback.
       return f.get(appendTimeout.toMillis() + 5000, TimeUnit.MILLISECONDS);
@@ -308,9 +240,9 @@ public final class JetStreamTetherStore implements TetherStore {
       throw new StoreUnavailableException("interrupted while appending to instance " + instance
           + "; the frame may or may not be stored", e);
     } catch (TimeoutException e) {
-      throw unavailable(instance, e);
+      throw StreamAdmin.unavailable(instance, appendTimeout, e);
     } catch (ExecutionException e) {
-      throw asRuntime(e.getCause());
+      throw CallerFutures.asRuntime(e.getCause());
     }
   }
 
@@ -326,64 +258,11 @@ public final class JetStreamTetherStore implements TetherStore {
     Objects.requireNonNull(frame, "frame");
     CompletableFuture<Long> inner;
     try {
-      inner = appendInternal(instance, frame);
+      inner = publisher.publish(instance, frame);
     } catch (StoreUnavailableException | TetherException e) {
       inner = CompletableFuture.failedFuture(e);
     }
-    return relay(inner);
-  }
-
-  private CompletableFuture<Long> appendInternal(String instance, Frame frame) {
-    TetherStore.requireInstance(instance);
-    Objects.requireNonNull(frame, "frame");
-    checkOpen();
-    ensureStream(instance); // an append needs the stream, not a view: a host that only writes holds no consumer
-    Frame stored = frame.seq() == 0 ? frame : frame.withSeq(0);
-    // Decided on the payload's size, so a frame of images is encoded once, after its offload.
-    if (stored.hasPayload() && stored.payload().size() > inlineImageBytes && ImageOffload.mayHaveImages(stored)) {
-      try {
-        stored = ImageOffload.toRefs(stored, blobStore(instance));
-      } catch (IOException e) {
-        throw unavailable(instance, e);
-      }
-    }
-    byte[] body = FrameCodec.standard().write(stored);
-    if (body.length > maxPayload) {
-      throw TetherException.of(ErrorCode.FRAME_TOO_LARGE, "the frame is " + body.length
-          + " bytes without its images; the NATS server takes at most " + maxPayload
-          + " bytes per message (max_payload). Send long text in several frames.");
-    }
-    String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
-    long deadline = System.nanoTime() + appendTimeout.toNanos();
-    String subject;
-    Headers headers = null;
-    if (!retention.deltasInRing() && FrameTypes.isDelta(stored.type())) {
-      // A transient delta: one of the rolled-up slots, so the stream keeps only the newest few.
-      subject = names.deltaSubject(instance, (int) Math.floorMod(deltaSlots.getAndIncrement(), (long) StreamAdmin.DELTA_SLOTS));
-      headers = new Headers().put(NatsJetStreamConstants.ROLLUP_HDR, NatsJetStreamConstants.ROLLUP_HDR_SUBJECT);
-    } else {
-      subject = names.subject(instance, stored.session().orElse(null));
-    }
-    long publishedAt = listener == dev.tether.store.StoreListener.NONE ? 0 : System.nanoTime();
-    String type = stored.type();
-    long payloadBytes = stored.payload().size();
-    return appender.publish(names.stream(instance), subject, headers, body, msgId, deadline)
-        .handle((seq, e) -> {
-          if (e != null) {
-            throw unavailable(instance, e);
-          }
-          if (publishedAt != 0) {
-            listener.committed("jetstream", 1, System.nanoTime() - publishedAt);
-            appendCounts(instance).appended(type, payloadBytes);
-          }
-          Slot slot = mirrors.get(instance);
-          InstanceMirror m = slot == null ? null : slot.mirror;
-          if (m != null) {
-            m.noteAcked(seq); // a view started later reads the stream's last seq, which covers it
-            m.touch();
-          }
-          return seq;
-        });
+    return callers.relay(inner);
   }
 
   // --- reads -----------------------------------------------------------------------------------
@@ -392,205 +271,19 @@ public final class JetStreamTetherStore implements TetherStore {
   public QueryResult query(String instance, FrameQuery query) {
     Objects.requireNonNull(query, "query");
     TetherStore.requireInstance(instance);
-    checkOpen();
+    lifecycle.checkOpen();
     while (true) {
-      InstanceMirror m = mirror(instance, false);
+      InstanceMirror m = views.get(instance, false);
       if (m == null) {
         return new QueryResult(List.of(), query.backward() ? 0 : query.afterSeq(), false, false, 0);
       }
-      catchUp(m, instance);
-      QueryResult r = withFloorGap(m, query, m.index().query(query));
+      barrier.catchUp(m, instance);
+      QueryResult r = ReadBarrier.withFloorGap(m, query, m.index().query(query));
       if (!m.stopped()) {
         return r;
       }
-      checkOpen(); // released as idle (or removed) while reading: read the instance's current view
+      lifecycle.checkOpen(); // released as idle (or removed) while reading: read the instance's current view
     }
-  }
-
-  /** Creates or opens the instance's stream once per process (appends need nothing more). */
-  private void ensureStream(String instance) {
-    if (streams.contains(instance)) {
-      return;
-    }
-    Slot slot = mirrors.get(instance);
-    if (slot == null || slot.mirror == null) {
-      admin.open(instance, true);
-    }
-    if (streams.size() >= MAX_KNOWN_STREAMS) {
-      streams.clear(); // a cache: forgetting only costs one stream lookup per instance
-    }
-    streams.add(instance);
-  }
-
-  /**
-   * Releases the views nobody used for {@link Builder#idleTimeout}: no read, append, wait or
-   * subscription. Their consumers go, and their memory; the next read makes a new view from the
-   * stream (one stream lookup, one consumer, a replay of the retained frames).
-   */
-  private void releaseIdleViews() {
-    long now = System.nanoTime();
-    for (var e : mirrors.entrySet()) {
-      release(e.getKey(), e.getValue(), now, idleTimeout.toNanos());
-    }
-  }
-
-  /**
-   * Releases the view in {@code slot} if it is idle for {@code idleNanos} (0: merely unused, no
-   * wait or subscription); false when it is in use or busy being made.
-   */
-  private boolean release(String instance, Slot slot, long now, long idleNanos) {
-    InstanceMirror m = slot.mirror;
-    if (m == null || !m.idle(now, idleNanos) || !slot.lock.tryLock()) {
-      return false;
-    }
-    try {
-      if (slot.mirror != m || !m.idle(now, idleNanos)) {
-        return false;
-      }
-      slot.mirror = null;
-      mirrors.remove(instance, slot);
-    } finally {
-      slot.lock.unlock();
-    }
-    m.stop("was released as idle"); // a wait that raced the check retries on a new view
-    released.incrementAndGet();
-    return true;
-  }
-
-  /**
-   * Before a new view: at {@link Builder#maxViews}, releases the least recently used views that
-   * no wait or subscription holds, or refuses when every view is in use.
-   */
-  private void makeRoomForView(String instance) {
-    if (openViews() < maxViews) {
-      return;
-    }
-    record Candidate(String instance, Slot slot, long lastUsed) {}
-    List<Candidate> candidates = new ArrayList<>();
-    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
-      InstanceMirror m = e.getValue().mirror;
-      if (m != null && !e.getKey().equals(instance)) {
-        candidates.add(new Candidate(e.getKey(), e.getValue(), m.lastUsedNanos()));
-      }
-    }
-    candidates.sort(Comparator.comparingLong(Candidate::lastUsed)); // least recently used first
-    long now = System.nanoTime();
-    for (Candidate c : candidates) {
-      if (openViews() < maxViews) {
-        return;
-      }
-      release(c.instance(), c.slot(), now, -1);
-    }
-    if (openViews() >= maxViews) {
-      throw TetherException.of(ErrorCode.TOO_MANY_INSTANCES, "this host holds views of " + maxViews
-          + " instances, each with a wait or subscription pending (maxViews); retry later");
-    }
-  }
-
-  /** Views (one consumer each) this process holds now. */
-  public int openViews() {
-    int n = 0;
-    for (Slot s : mirrors.values()) {
-      if (s.mirror != null) {
-        n++;
-      }
-    }
-    return n;
-  }
-
-  /** Views released as idle since the store started. */
-  public long releasedViews() {
-    return released.get();
-  }
-
-  /**
-   * The read barrier: lets the local view reach everything acknowledged before this call, or
-   * fails. The target is the stream's last sequence (one request to the stream, at most
-   * {@link Builder#readBarrierTimeout}) and at least the newest seq this process appended.
-   *
-   * <ul>
-   *   <li>When the view reaches it within the barrier timeout, the read goes on.
-   *   <li>When it does not (the consumer's server died or the connection moved, and jnats has not
-   *       noticed yet), the consumer is replaced by one that starts after the view's newest seq,
-   *       and the view gets {@link Builder#catchUpTimeout} more; then the read goes on or fails
-   *       with {@link StoreUnavailableException}.
-   *   <li>When the stream cannot answer, the read is served from the local view only if it holds
-   *       every frame this process appended and the connection has not reconnected since the view
-   *       was last caught up; otherwise {@link StoreUnavailableException}.
-   * </ul>
-   *
-   * @throws StoreUnavailableException when the view cannot be shown to be caught up
-   */
-  private void catchUp(InstanceMirror m, String instance) {
-    m.touch();
-    long epoch = reconnects.get();
-    long target;
-    try {
-      target = Math.max(m.ackedSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      if (m.index().lastSeq() >= m.ackedSeq() && m.verifiedEpoch() >= epoch) {
-        LOG.log(System.Logger.Level.DEBUG, "instance {0}: answering from the local view: {1}", instance, e.getMessage());
-        return;
-      }
-      throw new StoreUnavailableException("instance " + instance + ": this host cannot confirm it has every"
-          + " acknowledged frame (its NATS connection moved or JetStream does not answer: " + e.getMessage()
-          + "); retry in a moment", e);
-    }
-    try {
-      if (m.awaitSeq(target, readBarrierTimeout)) {
-        m.verified(epoch);
-        return;
-      }
-      // Stuck: new consumers until it moves. A consumer may be placed on a peer that is down
-      // (the meta layer still lists it), so one that brings nothing within a barrier timeout is
-      // replaced again rather than waited on.
-      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
-      long seen = m.index().lastSeq();
-      while (true) {
-        long now = m.index().lastSeq();
-        if (now == seen) {
-          try {
-            m.resubscribe(readBarrierTimeout); // concurrent readers of a stuck view replace it once
-          } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
-          }
-        }
-        seen = now;
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        if (m.awaitSeq(target, Duration.ofNanos(Math.min(left, readBarrierTimeout.toNanos())))) {
-          m.verified(epoch);
-          return;
-        }
-      }
-      throw new StoreUnavailableException("instance " + instance + ": this host's view is at seq " + m.index().lastSeq()
-          + " but the stream is at " + target + " (not caught up within " + (readBarrierTimeout.plus(catchUpTimeout).toMillis())
-          + " ms); retry in a moment", null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreUnavailableException("interrupted while catching up instance " + instance, e);
-    }
-  }
-
-  /**
-   * Whether a wait's answer already holds every matching frame up to the barrier's {@code target}:
-   * it reaches the target. Otherwise (it woke or timed out before the view held the target) the
-   * answer is read again from the view, which holds it now.
-   */
-  private static boolean coversBarrier(QueryResult r, long target) {
-    return !r.frames().isEmpty() && r.frames().get(r.frames().size() - 1).seq() >= target;
-  }
-
-  /** Adds the gap a local view that started on an already evicted stream cannot see itself. */
-  private static QueryResult withFloorGap(InstanceMirror m, FrameQuery q, QueryResult r) {
-    if (r.gap() || q.afterSeq() >= m.floor()) {
-      return r;
-    }
-    FrameQuery scope = FrameQuery.builder().channel(q.channel()).sessionId(q.sessionId()).limit(1).build();
-    List<Frame> oldest = m.index().query(scope).frames();
-    return new QueryResult(r.frames(), r.nextSeq(), r.timedOut(), true, oldest.isEmpty() ? 0 : oldest.get(0).seq());
   }
 
   @Override
@@ -608,105 +301,18 @@ public final class JetStreamTetherStore implements TetherStore {
       return CompletableFuture.completedFuture(query(instance, query));
     }
     while (true) {
-      checkOpen();
-      InstanceMirror m = mirror(instance, true);
+      lifecycle.checkOpen();
+      InstanceMirror m = views.get(instance, true);
       if (query.afterSeq() < m.floor()) {
         return CompletableFuture.completedFuture(query(instance, query));
       }
-      m.touch();
-      long epoch = reconnects.get();
-      // The read barrier's request goes out while the wait is registered, and the answer waits
-      // for both: no thread is held, and an append racing the wait costs no extra round trip.
-      CompletableFuture<Long> streamLast = LastSeqRequest.send(nc, apiPrefix, names.stream(instance), readBarrierTimeout);
-      CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
-      if (inner == null) {
-        continue; // removed meanwhile: wait on the instance's next history
+      CompletableFuture<QueryResult> answer = barrier.waitForFrames(m, instance, query, nanos);
+      if (answer != null) {
+        return answer;
       }
-      return afterBarrier(m, instance, query, epoch, streamLast, inner);
+      // removed meanwhile: wait on the instance's next history
     }
   }
-
-  /**
-   * {@code inner}'s answer once the view is shown to hold every frame acknowledged before the
-   * wait began (see {@link #catchUp}). The common case is decided on the NATS thread: the stream's
-   * last seq arrived and the view holds it (or gets it within the barrier timeout). Anything else
-   * (no answer, a view stuck after a failover) runs the blocking {@link #catchUp} on a catch-up
-   * thread, and fails the wait with {@link StoreUnavailableException} if it cannot. An answer with
-   * frames is read again from the view after the barrier, so it holds every frame up to it.
-   * Cancelling the returned future ends the wait.
-   */
-  private CompletableFuture<QueryResult> afterBarrier(InstanceMirror m, String instance, FrameQuery query, long epoch,
-      CompletableFuture<Long> streamLast, CompletableFuture<QueryResult> inner) {
-    CompletableFuture<Long> caughtUpTo = streamLast
-        .thenCompose(last -> {
-          long target = Math.max(last, m.ackedSeq());
-          return m.seqReached(target).copy().orTimeout(readBarrierTimeout.toMillis(), TimeUnit.MILLISECONDS)
-              .thenApply(ignored -> target);
-        })
-        .whenComplete((target, e) -> {
-          if (e == null) {
-            m.verified(epoch);
-          }
-        })
-        .exceptionallyCompose(e -> CompletableFuture.supplyAsync(() -> {
-          catchUp(m, instance);
-          return Long.MAX_VALUE; // caught up to some later seq: read the answer again
-        }, catchUps));
-    CompletableFuture<QueryResult> answer = new CompletableFuture<>();
-    caughtUpTo.whenComplete((target, barrierFailure) -> {
-      if (barrierFailure != null) {
-        inner.cancel(false); // end the index wait
-        Throwable cause = barrierFailure instanceof CompletionException && barrierFailure.getCause() != null
-            ? barrierFailure.getCause() : barrierFailure;
-        completeThroughExecutor(() -> fail(answer, closed ? new CancellationException("the store was closed") : cause));
-        return;
-      }
-      // Usually the wait is still pending here and completes later on the executor (the index
-      // completes it there): then the answer completes on that thread, without a second hop.
-      Thread registering = Thread.currentThread();
-      inner.whenComplete((r, e) -> {
-        Runnable complete = () -> {
-          if (e != null) {
-            fail(answer, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-          } else if (m.stopped() || coversBarrier(r, target)) {
-            answer.complete(r);
-          } else {
-            QueryResult again = withFloorGap(m, query, m.index().query(query));
-            answer.complete(again.frames().isEmpty() ? r : again);
-          }
-        };
-        if (Thread.currentThread() == registering) {
-          completeThroughExecutor(complete); // already done: this is the NATS or catch-up thread
-        } else {
-          complete.run();
-        }
-      });
-    });
-    answer.whenComplete((r, e) -> {
-      if (answer.isCancelled()) {
-        inner.cancel(false); // the caller cancelled: end the index wait
-      }
-    });
-    return answer;
-  }
-
-  /** Fails {@code f} with {@code cause}; a cancellation cancels it, as the index's own waits are. */
-  private static void fail(CompletableFuture<?> f, Throwable cause) {
-    if (cause instanceof CancellationException) {
-      f.cancel(false);
-    } else {
-      f.completeExceptionally(cause);
-    }
-  }
-
-  private void completeThroughExecutor(Runnable complete) {
-    try {
-      executor.execute(complete);
-    } catch (RuntimeException rejected) {
-      complete.run(); // the executor shut down: better here than never
-    }
-  }
-
 
   @Override
   public Subscription subscribe(String instance, int bufferFrames) {
@@ -715,9 +321,9 @@ public final class JetStreamTetherStore implements TetherStore {
     }
     TetherStore.requireInstance(instance);
     while (true) {
-      checkOpen();
-      InstanceMirror m = mirror(instance, true);
-      catchUp(m, instance); // "from now on": not the frames acknowledged before this call
+      lifecycle.checkOpen();
+      InstanceMirror m = views.get(instance, true);
+      barrier.catchUp(m, instance); // "from now on": not the frames acknowledged before this call
       Subscription s = m.index().subscribe(bufferFrames);
       if (s != null) {
         return s;
@@ -728,23 +334,25 @@ public final class JetStreamTetherStore implements TetherStore {
   @Override
   public long lastSeq(String instance) {
     TetherStore.requireInstance(instance);
-    checkOpen();
-    InstanceMirror m = mirror(instance, false);
-    if (m == null) {
-      return 0;
-    }
-    try {
-      return Math.max(m.lastSeq(), barrierJsm.getStreamInfo(names.stream(instance)).getStreamState().getLastSequence());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      return m.lastSeq();
-    }
+    lifecycle.checkOpen();
+    InstanceMirror m = views.get(instance, false);
+    return m == null ? 0 : barrier.lastSeq(m, instance);
   }
 
   /** This process's retained frames of {@code instance}, oldest first (a copy); for tests and tools. */
   public List<Frame> retained(String instance) {
-    Slot slot = mirrors.get(TetherStore.requireInstance(instance));
-    InstanceMirror m = slot == null ? null : slot.mirror;
+    InstanceMirror m = views.current(TetherStore.requireInstance(instance));
     return m == null ? List.of() : m.index().retained();
+  }
+
+  /** Views (one consumer each) this process holds now. */
+  public int openViews() {
+    return views.open();
+  }
+
+  /** Views released as idle since the store started. */
+  public long releasedViews() {
+    return views.released();
   }
 
   /**
@@ -755,109 +363,48 @@ public final class JetStreamTetherStore implements TetherStore {
   @Override
   public boolean remove(String instance) {
     TetherStore.requireInstance(instance);
-    checkOpen();
-    Slot slot = mirrors.get(instance);
-    boolean open = slot != null && slot.mirror != null;
+    lifecycle.checkOpen();
+    boolean open = views.current(instance) != null;
     StreamInfo info = admin.info(instance);
     boolean existed = open || (info != null && info.getStreamState().getMsgCount() > 0);
     if (info != null) {
       try {
         jsm.purgeStream(names.stream(instance));
-        try {
-          osm.delete(names.bucket(instance));
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != 10059) { // stream not found: the instance never had images
-            throw e;
-          }
-        }
+        blobs.delete(instance);
         nc.publish(names.removals(), (origin + "\n" + instance).getBytes(StandardCharsets.UTF_8));
       } catch (IOException | JetStreamApiException e) {
-        throw unavailable(instance, e);
+        throw StreamAdmin.unavailable(instance, appendTimeout, e);
       }
     }
-    dropMirror(instance, "was removed");
-    releaseAppendCounts(instance);
+    forget(instance);
     return existed;
   }
 
-  /** The append counts of {@code instance}, created (and handed to the listener) on first use. */
-  private dev.tether.store.jetstream.internal.AppendCounts appendCounts(String instance) {
-    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.get(instance);
-    if (c != null) {
-      return c;
-    }
-    if (appendCounts.size() >= MAX_KNOWN_STREAMS) {
-      // Bounded like the stream cache: release some instance's counts (its meters keep their totals).
-      for (String other : appendCounts.keySet()) {
-        releaseAppendCounts(other);
-        break;
-      }
-    }
-    return appendCounts.computeIfAbsent(instance, n -> new dev.tether.store.jetstream.internal.AppendCounts(n, listener));
-  }
-
-  /** Releases the append counts of {@code instance}; an append completing just now may go uncounted. */
-  private void releaseAppendCounts(String instance) {
-    dev.tether.store.jetstream.internal.AppendCounts c = appendCounts.remove(instance);
-    if (c != null) {
-      c.listener().released(instance, c);
-    }
-  }
-
+  /** A removal announced by another process: drop what this one holds of the instance. */
   private void onRemoved(String notice) {
     int nl = notice.indexOf('\n');
     if (nl < 0 || notice.substring(0, nl).equals(origin)) {
       return; // ours: already dropped, and a later append here may have opened a new view
     }
-    dropMirror(notice.substring(nl + 1), "was removed");
-    releaseAppendCounts(notice.substring(nl + 1));
+    forget(notice.substring(nl + 1));
   }
 
-  private void dropMirror(String instance, String reason) {
-    Slot slot = mirrors.remove(instance);
-    blobStores.remove(instance);
-    if (slot == null) {
-      return;
-    }
-    InstanceMirror m;
-    slot.lock.lock();
-    try {
-      m = slot.mirror;
-      slot.mirror = null;
-    } finally {
-      slot.lock.unlock();
-    }
-    if (m != null) {
-      m.stop(reason);
-    }
+  private void forget(String instance) {
+    views.drop(instance, "was removed");
+    blobs.forget(instance);
+    publisher.releaseCounts(instance);
   }
 
   // --- images ------------------------------------------------------------------------------------
 
   /**
-   * The Object Store bucket of {@code instance}'s image bytes as a {@link dev.tether.sessions.BlobStore},
-   * created on first use with the store's replicas.
+   * The Object Store bucket of {@code instance}'s image bytes as a {@link BlobStore}, created on
+   * first use with the store's replicas.
    *
    * @throws StoreUnavailableException when the bucket cannot be created or opened
    */
   public ObjectStoreBlobStore blobStore(String instance) {
-    TetherStore.requireInstance(instance);
-    checkOpen();
-    return blobStores.computeIfAbsent(instance, i -> {
-      String bucket = names.bucket(i);
-      try {
-        try {
-          osm.create(ObjectStoreConfiguration.builder(bucket).storageType(StorageType.File).replicas(replicas).build());
-        } catch (JetStreamApiException e) {
-          if (e.getApiErrorCode() != 10058) { // exists with another configuration: use it
-            throw e;
-          }
-        }
-        return new ObjectStoreBlobStore(nc.objectStore(bucket), Limits.defaults());
-      } catch (IOException | JetStreamApiException e) {
-        throw unavailable(i, e);
-      }
-    });
+    return blobs.bucket(instance);
   }
 
   // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so
@@ -867,20 +414,12 @@ public final class JetStreamTetherStore implements TetherStore {
    * The bytes of blob {@code key} of {@code instance}, read whole from its Object Store bucket and
    * verified against the key's SHA-256. Never creates the bucket.
    *
-   * @throws java.nio.file.NoSuchFileException when the instance has no such blob (or no bucket):
-   *     HTTP 404
-   * @throws dev.tether.sessions.BlobCorruptedException when the stored bytes do not hash to the key
+   * @throws NoSuchFileException when the instance has no such blob (or no bucket): HTTP 404
+   * @throws BlobCorruptedException when the stored bytes do not hash to the key
    * @throws StoreUnavailableException when JetStream does not answer: HTTP 503
    */
   public byte[] readBlob(String instance, BlobKey key) throws IOException {
-    Objects.requireNonNull(key, "key");
-    try {
-      return existingBlobs(instance).get(key);
-    } catch (java.nio.file.NoSuchFileException | dev.tether.sessions.BlobCorruptedException e) {
-      throw e;
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+    return blobs.read(instance, key);
   }
 
   /**
@@ -891,12 +430,7 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public boolean hasBlob(String instance, BlobKey key) {
-    Objects.requireNonNull(key, "key");
-    try {
-      return existingBlobs(instance).exists(key);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+    return blobs.has(instance, key);
   }
 
   /**
@@ -907,12 +441,8 @@ public final class JetStreamTetherStore implements TetherStore {
    * @throws TetherException {@code IMAGE_TOO_LARGE}, {@code MEDIA_TYPE_MISMATCH}: HTTP 4xx
    * @throws StoreUnavailableException when JetStream does not answer
    */
-  public BlobKey putBlob(String instance, byte[] bytes, dev.tether.api.MediaType mediaType) {
-    try {
-      return blobStore(instance).put(bytes, mediaType);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
+  public BlobKey putBlob(String instance, byte[] bytes, MediaType mediaType) {
+    return blobs.put(instance, bytes, mediaType);
   }
 
   /**
@@ -920,173 +450,58 @@ public final class JetStreamTetherStore implements TetherStore {
    * client wrote into its local workspace (a ref in a frame) to where every host can read it.
    *
    * @throws TetherException {@code BLOB_CORRUPTED} when the bytes do not hash to the key, or the
-   *     image checks of {@link #putBlob(String, byte[], dev.tether.api.MediaType)}
+   *     image checks of {@link #putBlob(String, byte[], MediaType)}
    * @throws StoreUnavailableException when JetStream does not answer
    */
   public BlobKey putBlob(String instance, BlobKey key, byte[] bytes) {
-    try {
-      return blobStore(instance).put(key, bytes);
-    } catch (IOException e) {
-      throw unavailable(instance, e);
-    }
-  }
-
-  /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
-  private ObjectStoreBlobStore existingBlobs(String instance) throws IOException {
-    TetherStore.requireInstance(instance);
-    checkOpen();
-    ObjectStoreBlobStore cached = blobStores.get(instance);
-    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
+    return blobs.put(instance, key, bytes);
   }
 
   /**
    * {@code frame} with every blob ref in its {@code images} replaced by the inline bytes from
    * {@code instance}'s bucket; a frame without refs is returned as is.
    *
-   * @throws IOException when a blob is missing ({@link java.nio.file.NoSuchFileException}),
-   *     corrupt or unreadable
+   * @throws IOException when a blob is missing ({@link NoSuchFileException}), corrupt or unreadable
    */
   public Frame inlineImages(String instance, Frame frame) throws IOException {
-    return ImageOffload.toInline(Objects.requireNonNull(frame, "frame"), blobStore(instance));
+    return blobs.inline(instance, frame);
   }
 
-  // --- mirrors -----------------------------------------------------------------------------------
+  // --- lifecycle ---------------------------------------------------------------------------------
 
-  /** This process's view of {@code instance}; null when its stream does not exist and !create. */
-  private InstanceMirror mirror(String instance, boolean create) {
-    while (true) {
-      Slot slot = mirrors.computeIfAbsent(instance, k -> new Slot());
-      InstanceMirror m = slot.mirror;
-      if (m != null) {
-        return m;
-      }
-      slot.lock.lock();
-      try {
-        if (mirrors.get(instance) != slot) {
-          continue; // the slot was dropped (released, removed, or the id had no stream) meanwhile
-        }
-        return startView(instance, slot, create);
-      } finally {
-        slot.lock.unlock();
-      }
-    }
-  }
-
-  /** Makes the view of {@code instance} in {@code slot}, whose lock the caller holds. */
-  private InstanceMirror startView(String instance, Slot slot, boolean create) {
-    try {
-      if (slot.mirror != null) {
-        return slot.mirror;
-      }
-      checkOpen();
-      long epoch = reconnects.get();
-      StreamInfo info = admin.open(instance, create);
-      if (info == null) {
-        mirrors.remove(instance, slot); // no entry kept for ids that do not exist
-        return null;
-      }
-      makeRoomForView(instance);
-      // Creating the consumer can time out while a stream leader is elected (a node just died):
-      // retried like the stream lookups, each attempt with a fresh index.
-      StreamInfo found = info;
-      slot.mirror = admin.retrying(instance, () -> startMirror(instance, found, epoch));
-      return slot.mirror;
-    } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
-      mirrors.remove(instance, slot);
-      throw e;
-    } catch (Exception e) {
-      mirrors.remove(instance, slot);
-      throw unavailable(instance, e);
-    }
-  }
-
-  // --- futures and errors ------------------------------------------------------------------------
-
-  /** A future completed through the executor when {@code inner} completes. */
-  private <T> CompletableFuture<T> relay(CompletableFuture<T> inner) {
-    CompletableFuture<T> outer = new CompletableFuture<>();
-    inner.whenComplete((v, e) -> completeThroughExecutor(() -> {
-      if (e == null) {
-        outer.complete(v);
-      } else {
-        outer.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-      }
-    }));
-    return outer;
-  }
-
-  private static RuntimeException asRuntime(Throwable t) {
-    if (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof RuntimeException r) {
-      return r;
-    }
-    return new IllegalStateException(t);
-  }
-
-  private StoreUnavailableException unavailable(String instance, Throwable e) {
-    return StreamAdmin.unavailable(instance, appendTimeout, e);
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("the store is closed");
-    }
-  }
-
-  /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
   /**
    * Ready while open, the NATS connection is {@code CONNECTED}, JetStream answers an account
    * request within the read-barrier timeout, and every local view holds every frame this host
    * had acknowledged (caught up). Makes one request to the server: call it from a probe.
    */
   @Override
-  public dev.tether.store.Readiness readiness() {
-    if (closed) {
-      return dev.tether.store.Readiness.notReady("the JetStream store is closed");
+  public Readiness readiness() {
+    if (lifecycle.closed()) {
+      return Readiness.notReady("the JetStream store is closed");
     }
     Connection.Status status = nc.getStatus();
     if (status != Connection.Status.CONNECTED) {
-      return dev.tether.store.Readiness.notReady("the NATS connection is " + status + " (not connected to "
+      return Readiness.notReady("the NATS connection is " + status + " (not connected to "
           + nc.getOptions().getServers() + ")");
     }
-    try {
-      barrierJsm.getAccountStatistics();
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      return dev.tether.store.Readiness.notReady("JetStream does not answer: " + e.getMessage());
+    String why = barrier.unanswered();
+    if (why == null) {
+      why = views.lagging();
     }
-    for (Map.Entry<String, Slot> e : mirrors.entrySet()) {
-      InstanceMirror m = e.getValue().mirror;
-      if (m != null && m.index().lastSeq() < m.ackedSeq()) {
-        return dev.tether.store.Readiness.notReady("instance " + e.getKey() + ": this host's view is at seq "
-            + m.index().lastSeq() + " but it acknowledged seq " + m.ackedSeq() + " (catching up)");
-      }
-    }
-    return dev.tether.store.Readiness.yes();
+    return why == null ? Readiness.yes() : Readiness.notReady(why);
   }
 
+  /** Ends every wait and subscription, stops the consumers and closes an owned connection. Idempotent. */
   @Override
   public void close() {
-    if (closed) {
+    if (!lifecycle.markClosed()) {
       return;
     }
-    closed = true;
-    for (String name : new ArrayList<>(mirrors.keySet())) {
-      Slot slot = mirrors.remove(name);
-      InstanceMirror m = slot == null ? null : slot.mirror;
-      if (m != null) {
-        m.stop("was closed with the store");
-      }
-    }
-    for (String name : new ArrayList<>(appendCounts.keySet())) {
-      releaseAppendCounts(name);
-    }
-    timer.close();
+    views.close();
+    publisher.close();
     retries.shutdownNow();
-    catchUps.shutdownNow();
+    barrier.close();
     try {
-      nc.removeConnectionListener(reconnectCounter);
       nc.closeDispatcher(control);
       nc.closeDispatcher(delivery);
     } catch (RuntimeException e) {
@@ -1106,6 +521,11 @@ public final class JetStreamTetherStore implements TetherStore {
     return "JetStreamTetherStore" + List.of(nc.getConnectedUrl() == null ? "disconnected" : nc.getConnectedUrl()) + retention;
   }
 
+  /** For {@code CancellationException} messages and logs. */
+  String origin() {
+    return origin;
+  }
+
   /** Configures and connects a {@link JetStreamTetherStore}. Setters fail fast. Not thread-safe. */
   public static final class Builder {
     private final List<String> servers = new ArrayList<>();
@@ -1120,7 +540,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private Duration appendTimeout = Duration.ofSeconds(10);
     private Duration readBarrierTimeout = Duration.ofSeconds(1);
     private Duration catchUpTimeout = Duration.ofSeconds(5);
-    private dev.tether.store.StoreListener listener = dev.tether.store.StoreListener.NONE;
+    private StoreListener listener = StoreListener.NONE;
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
     private int inlineImageBytes = 64 * 1024;
@@ -1202,13 +622,13 @@ public final class JetStreamTetherStore implements TetherStore {
     }
 
     /**
-     * Given what the store counts ({@link dev.tether.store.FrameCounts}): appends where they were
+     * Given what the store counts ({@link FrameCounts}): appends where they were
      * published and acknowledged (per instance, from the first append this host published),
      * evictions and gaps served of this host's local views (per view); told the time from publish
      * to JetStream's acknowledgement ({@code committed("jetstream", 1, nanos)}) and the wake latency
-     * of the local views. Default {@link dev.tether.store.StoreListener#NONE}.
+     * of the local views. Default {@link StoreListener#NONE}.
      */
-    public Builder listener(dev.tether.store.StoreListener listener) {
+    public Builder listener(StoreListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
@@ -1297,13 +717,6 @@ public final class JetStreamTetherStore implements TetherStore {
     }
 
     /**
-     * Connects (unless given a connection) and returns the store. The connection reconnects
-     * forever; appends made while it is down fail after the append timeout.
-     *
-     * @throws IOException when no server can be reached or JetStream is not enabled
-     * @throws IllegalStateException when neither or both of servers and connection are set
-     */
-    /**
      * How long {@link #connect()} waits for JetStream to answer when the servers are up but their
      * cluster is still forming (no meta leader yet after nodes started or restarted); default 30 s.
      * A server without JetStream fails at once.
@@ -1316,6 +729,13 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
+    /**
+     * Connects (unless given a connection) and returns the store. The connection reconnects
+     * forever; appends made while it is down fail after the append timeout.
+     *
+     * @throws IOException when no server can be reached or JetStream is not enabled
+     * @throws IllegalStateException when neither or both of servers and connection are set
+     */
     public JetStreamTetherStore connect() throws IOException {
       if (connection != null && !servers.isEmpty()) {
         throw new IllegalStateException("set servers or a connection, not both");
@@ -1326,75 +746,8 @@ public final class JetStreamTetherStore implements TetherStore {
       if (connection != null) {
         return new JetStreamTetherStore(this, connection, false);
       }
-      Options.Builder o = Options.builder()
-          .servers(servers.toArray(String[]::new))
-          .connectionName(connectionName)
-          .maxReconnects(-1)
-          .reconnectWait(Duration.ofMillis(250))
-          .connectionTimeout(Duration.ofSeconds(5))
-          .errorListener(new LoggingErrorListener());
-      if (credentials != null) {
-        o.credentialPath(credentials.toString());
-      }
-      if (token != null) {
-        o.token(token.clone());
-      }
-      if (sslContext != null) {
-        o.sslContext(sslContext);
-      } else if (tls) {
-        try {
-          o.secure();
-        } catch (java.security.NoSuchAlgorithmException e) {
-          throw new IOException("no default TLS context: " + e.getMessage(), e);
-        }
-      }
-      Connection nc;
-      try {
-        nc = Nats.connect(o.build());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while connecting to " + servers);
-      }
-      try {
-        if (!nc.getServerInfo().isJetStreamAvailable()) {
-          throw new IOException("JetStream is not enabled on the NATS server at " + nc.getConnectedUrl()
-              + " (start nats-server with -js)");
-        }
-        // A forming cluster (a node just restarted, or all started together) may not answer yet.
-        FormingCluster.retry("connecting to JetStream", openTimeout, () -> nc.jetStreamManagement().getAccountStatistics());
-        return new JetStreamTetherStore(this, nc, true);
-      } catch (IOException | JetStreamApiException | RuntimeException e) {
-        try {
-          nc.close();
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-        }
-        throw e instanceof IOException io ? io : new IOException("JetStream is not available at " + servers + ": " + e.getMessage(), e);
-      }
+      return NatsConnector.connect(servers, connectionName, credentials, token, sslContext, tls, openTimeout,
+          nc -> new JetStreamTetherStore(this, nc, true));
     }
   }
-
-  /** For {@link CancellationException} messages and logs. */
-  String origin() {
-    return origin;
-  }
-
-  private InstanceMirror startMirror(String instance, StreamInfo info, long epoch) throws IOException, JetStreamApiException {
-    SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor, viewListener);
-    try {
-      return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), appendTimeout, epoch);
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
-      index.end("could not be mirrored");
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      index.end("could not be mirrored");
-      throw new IOException("interrupted while mirroring instance " + instance, e);
-    } catch (Exception e) {
-      index.end("could not be mirrored");
-      throw new IOException(e);
-    }
-  }
-
 }

@@ -16,11 +16,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.nio.file.NoSuchFileException;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -126,7 +130,7 @@ public final class ObjectStoreBlobStore implements BlobStore {
       throw new IOException("object store " + bucketName() + " failed to read " + key + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while reading " + key);
+      throw new InterruptedIOException("interrupted while reading " + key);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     } catch (IllegalStateException | ExactBuffer.SizeMismatch e) {
@@ -145,15 +149,15 @@ public final class ObjectStoreBlobStore implements BlobStore {
       return false;
     }
     try {
-      return java.util.Arrays.equals(java.util.Base64.getUrlDecoder().decode(digest.substring("SHA-256=".length())),
-          java.util.HexFormat.of().parseHex(key.sha256Hex()));
+      return Arrays.equals(Base64.getUrlDecoder().decode(digest.substring("SHA-256=".length())),
+          HexFormat.of().parseHex(key.sha256Hex()));
     } catch (IllegalArgumentException e) {
       return false;
     }
   }
 
   /** An output stream into one array of the object's announced size; more or fewer bytes fail. */
-  private static final class ExactBuffer extends java.io.OutputStream {
+  private static final class ExactBuffer extends OutputStream {
     static final class SizeMismatch extends IOException {
       private static final long serialVersionUID = 1L;
 
@@ -240,7 +244,7 @@ public final class ObjectStoreBlobStore implements BlobStore {
       throw new IOException("object store " + bucketName() + " failed to list: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while collecting garbage");
+      throw new InterruptedIOException("interrupted while collecting garbage");
     }
     return new BlobGcResult(deleted, freed, 0, kept);
   }

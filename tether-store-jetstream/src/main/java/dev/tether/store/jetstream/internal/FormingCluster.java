@@ -3,6 +3,7 @@ package dev.tether.store.jetstream.internal;
 import io.nats.client.JetStreamApiException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,6 @@ public final class FormingCluster {
     if (e instanceof JetStreamApiException api) {
       return FORMING_CODES.contains(api.getApiErrorCode());
     }
-    return !(e instanceof InterruptedIOException) || e instanceof java.net.SocketTimeoutException;
+    return !(e instanceof InterruptedIOException) || e instanceof SocketTimeoutException;
   }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.Base64Variant;
 import com.fasterxml.jackson.core.Base64Variants;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.tether.api.ErrorCode;
@@ -18,6 +20,11 @@ import dev.tether.sessions.BlobKey;
 import dev.tether.sessions.BlobStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * Moves a frame's inline images to a {@link BlobStore} and back, rewriting the payload's
@@ -35,7 +42,7 @@ public final class ImageOffload {
   /** Standard alphabet, no line feeds, padding written and optional on read (the wire's rule). */
   private static final Base64Variant BASE64 =
       Base64Variants.MIME_NO_LINEFEEDS.withReadPadding(Base64Variant.PaddingReadBehaviour.PADDING_ALLOWED);
-  private static final byte[] IMAGES_KEY = "\"images\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] IMAGES_KEY = "\"images\"".getBytes(StandardCharsets.US_ASCII);
 
   private ImageOffload() {}
 
@@ -71,7 +78,7 @@ public final class ImageOffload {
   /**
    * {@code frame} with each blob ref replaced by the inline bytes read from {@code blobs}.
    *
-   * @throws java.nio.file.NoSuchFileException when a referenced blob is missing
+   * @throws NoSuchFileException when a referenced blob is missing
    * @throws IOException when the blob store fails or a blob is corrupt
    */
   public static Frame toInline(Frame frame, BlobStore blobs) throws IOException {
@@ -86,7 +93,7 @@ public final class ImageOffload {
       g.writeStartObject();
       g.writeStringField("media_type", type.mimeType());
       g.writeFieldName("data");
-      byte[] base64 = java.util.Base64.getEncoder().encode(bytes); // the JDK's encoder; no escaping needed
+      byte[] base64 = Base64.getEncoder().encode(bytes); // the JDK's encoder; no escaping needed
       g.writeRawUTF8String(base64, 0, base64.length);
       image.writeOthers(g);
       g.writeEndObject();
@@ -96,7 +103,7 @@ public final class ImageOffload {
 
   /** Whether the payload may carry an {@code images} array: a byte scan, no parse. */
   public static boolean mayHaveImages(Frame frame) {
-    java.nio.ByteBuffer b = frame.payload().asReadOnlyByteBuffer();
+    ByteBuffer b = frame.payload().asReadOnlyByteBuffer();
     int end = b.limit() - IMAGES_KEY.length;
     outer:
     for (int i = b.position(); i <= end; i++) {
@@ -155,7 +162,7 @@ public final class ImageOffload {
         g.writeEndArray();
       }
       g.writeEndObject();
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "the payload is not JSON: " + e.getOriginalMessage(), e);
     }
     if (!changed) {
@@ -193,9 +200,9 @@ public final class ImageOffload {
         }
         if (end < limit && array[end] == '"') {
           try {
-            java.nio.ByteBuffer decoded = java.util.Base64.getDecoder().decode(java.nio.ByteBuffer.wrap(array, start, end - start));
+            ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(array, start, end - start));
             return decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
-                ? decoded.array() : java.util.Arrays.copyOfRange(decoded.array(), decoded.arrayOffset(), decoded.arrayOffset() + decoded.remaining());
+                ? decoded.array() : Arrays.copyOfRange(decoded.array(), decoded.arrayOffset(), decoded.arrayOffset() + decoded.remaining());
           } catch (IllegalArgumentException e) {
             throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
                 "image " + index + " is not standard base64: " + e.getMessage());
@@ -204,7 +211,7 @@ public final class ImageOffload {
       }
       try {
         return p.getBinaryValue(BASE64);
-      } catch (com.fasterxml.jackson.core.JsonParseException e) {
+      } catch (JsonParseException e) {
         throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
             "image " + index + " is not standard base64: " + e.getOriginalMessage());
       }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * JetStream names for tether names: stream, subjects and Object Store bucket of an instance.
@@ -37,12 +38,12 @@ public final class Names {
 
   /** The stream holding {@code instance}'s frames. */
   public String stream(String instance) {
-    return prefix.toUpperCase(java.util.Locale.ROOT) + "_F_" + token(instance);
+    return prefix.toUpperCase(Locale.ROOT) + "_F_" + token(instance);
   }
 
   /** The Object Store bucket holding {@code instance}'s image bytes. */
   public String bucket(String instance) {
-    return prefix.toUpperCase(java.util.Locale.ROOT) + "_I_" + token(instance);
+    return prefix.toUpperCase(Locale.ROOT) + "_I_" + token(instance);
   }
 
   /** Every subject of {@code instance}'s stream. */
@@ -73,7 +74,7 @@ public final class Names {
 
   /** The KV bucket of the shared instance registry and its watermarks. */
   public String registryBucket() {
-    return prefix.toUpperCase(java.util.Locale.ROOT) + "_REGISTRY";
+    return prefix.toUpperCase(Locale.ROOT) + "_REGISTRY";
   }
 
   /** The registry key of an instance. */

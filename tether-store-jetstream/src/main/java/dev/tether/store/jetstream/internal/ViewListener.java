@@ -2,6 +2,7 @@ package dev.tether.store.jetstream.internal;
 
 import dev.tether.store.FrameCounts;
 import dev.tether.store.StoreListener;
+import java.util.Objects;
 
 /**
  * The listener a host's local views get: a view receives the frames of every host, and the store
@@ -47,13 +48,13 @@ public final class ViewListener implements StoreListener {
   private record WithoutAppends(FrameCounts counts) implements FrameCounts {
     @Override
     public long appendedFrames(int typeIndex) {
-      java.util.Objects.checkIndex(typeIndex, TYPES.size());
+      Objects.checkIndex(typeIndex, TYPES.size());
       return 0;
     }
 
     @Override
     public long appendedBytes(int typeIndex) {
-      java.util.Objects.checkIndex(typeIndex, TYPES.size());
+      Objects.checkIndex(typeIndex, TYPES.size());
       return 0;
     }
 
