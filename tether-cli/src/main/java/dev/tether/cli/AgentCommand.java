@@ -19,12 +19,8 @@ import picocli.CommandLine.Option;
         "Without a model it describes each received image (format, pixel size, bytes) and draws a PNG bar chart when asked for a chart.",
         "With ANTHROPIC_API_KEY, OPENAI_API_KEY or OLLAMA_HOST set it streams a real model's answer."})
 final class AgentCommand implements Callable<Integer> {
-  @Option(names = "--host", paramLabel = "ADDRESS",
-      description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
-  String host;
-
-  @Option(names = "--token-file", paramLabel = "FILE", description = "Bearer token for a TCP host (default ~/.tether/token when --host is TCP).")
-  java.nio.file.Path tokenFile;
+  @picocli.CommandLine.Mixin
+  ClientOptions.Direct hostOptions = new ClientOptions.Direct();
 
   @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to serve. Default: ${DEFAULT-VALUE}.")
   String instance;
@@ -53,9 +49,9 @@ final class AgentCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logs.install("agent");
-    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+    HostAddress address = hostOptions.address();
     requireImagesMode(images);
-    try (TetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
+    try (TetherClient client = hostOptions.connect(address, "blob".equals(images))) {
       return serve(client, address.toString());
     }
   }

@@ -1,6 +1,6 @@
 package dev.tether.cli;
 
-import java.util.Locale;
+import dev.tether.images.ByteSizes;
 import picocli.CommandLine;
 
 /**
@@ -58,15 +58,9 @@ final class ByteSize implements CommandLine.ITypeConverter<Long> {
     return Long.toString(bytes);
   }
 
-  /** For humans: one decimal in the largest unit below the value ({@code 1.5GiB}). */
+  /** For humans: {@link ByteSizes#binaryCompact}, one decimal in the largest unit below the value ({@code 1.5GiB}). */
   static String human(long bytes) {
-    for (int i = UNITS.length - 1; i >= 0; i--) {
-      long unit = 1L << (10 * (i + 1));
-      if (bytes >= unit) {
-        return String.format(Locale.ROOT, "%.1f%s", (double) bytes / unit, UNITS[i]);
-      }
-    }
-    return bytes + "B";
+    return ByteSizes.binaryCompact(bytes);
   }
 
   @Override

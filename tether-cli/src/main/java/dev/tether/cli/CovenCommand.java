@@ -65,12 +65,9 @@ final class CovenCommand implements Callable<Integer> {
     Path sshKey;
   }
 
-  @Option(names = "--host", paramLabel = "ADDRESS",
-      description = "The tether host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
-  String host;
-
-  @Option(names = "--host-token-file", paramLabel = "FILE", description = "Bearer token for a TCP tether host (default ~/.tether/token).")
-  Path hostTokenFile;
+  /** {@code --host} and {@code --host-token-file}. */
+  @picocli.CommandLine.Mixin
+  ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
   @Option(names = "--instance", paramLabel = "NAME", defaultValue = "default", description = "The tether instance whose agent to serve. Default: ${DEFAULT-VALUE}.")
   String instance;
@@ -95,7 +92,7 @@ final class CovenCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logs.install("coven");
-    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+    HostAddress address = hostOptions.address();
     CovenCredentials credentials;
     String agentId;
     try {
@@ -107,7 +104,7 @@ final class CovenCommand implements Callable<Integer> {
       System.err.println("tether coven: " + e.getMessage());
       return 1;
     }
-    try (HttpTetherClient client = Connections.connect(address, hostTokenFile, false)) {
+    try (HttpTetherClient client = hostOptions.connect(address, false)) {
       Log log = new Log();
       String target = gateway.indexOf(':') < 0 ? gateway + ":50051" : gateway; // the gateway's default port
       CovenAgent.Builder builder = CovenAgent.builder()

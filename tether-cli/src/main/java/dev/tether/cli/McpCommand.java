@@ -5,9 +5,9 @@ import dev.tether.client.HostAddress;
 import dev.tether.mcp.StdioServer;
 import dev.tether.mcp.ChannelMediaClient;
 import dev.tether.mcp.TetherMcpServer;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,12 +19,8 @@ import picocli.CommandLine.Option;
         "Tools: tether_send, tether_read; list_media, fetch_media (media a chat bridge announced); list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
         "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
-  @Option(names = "--host", paramLabel = "ADDRESS",
-      description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
-  String host;
-
-  @Option(names = "--token-file", paramLabel = "FILE", description = "Bearer token for a TCP host (default ~/.tether/token).")
-  Path tokenFile;
+  @Mixin
+  ClientOptions.Direct hostOptions = new ClientOptions.Direct();
 
   @Option(names = "--images", paramLabel = "inline|blob", defaultValue = "inline",
       description = "How tether_send sends images: inline base64, or blob refs stored on the host first (POST .../blob)."
@@ -45,7 +41,7 @@ final class McpCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     HostAddress address;
     try {
-      address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+      address = hostOptions.address();
     } catch (IllegalArgumentException e) {
       // Refused at start, in one line: an MCP client shows stderr of a server that did not start.
       System.err.println("tether mcp: --host " + e.getMessage());
@@ -54,7 +50,7 @@ final class McpCommand implements Callable<Integer> {
     if (!"inline".equals(images) && !"blob".equals(images)) {
       throw new UsageException("--images must be inline or blob but was '" + images + "'");
     }
-    try (HttpTetherClient client = Connections.connect(address, tokenFile, "blob".equals(images))) {
+    try (HttpTetherClient client = hostOptions.connect(address, "blob".equals(images))) {
       System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
       TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
           .attachments(client).visionCapable(vision)

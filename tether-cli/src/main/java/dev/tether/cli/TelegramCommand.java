@@ -36,13 +36,9 @@ final class TelegramCommand implements Callable<Integer> {
       description = "The Bot API server, for example a self-hosted telegram-bot-api. Default: ${DEFAULT-VALUE}.")
   URI apiUrl;
 
-  @Option(names = "--host", paramLabel = "ADDRESS",
-      description = "The tether host: unix:/path, a socket path or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
-  String host;
-
-  @Option(names = "--host-token-file", paramLabel = "FILE",
-      description = "Bearer token for a TCP host (default ~/.tether/token when --host is TCP).")
-  Path hostTokenFile;
+  /** {@code --host} and {@code --host-token-file}. */
+  @picocli.CommandLine.Mixin
+  ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
   @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to bridge. Default: ${DEFAULT-VALUE}.")
   String instance;
@@ -111,9 +107,9 @@ final class TelegramCommand implements Callable<Integer> {
       System.err.println("tether telegram: " + e.getMessage());
       return 2;
     }
-    HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
+    HostAddress address = hostOptions.address();
     Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
-    HttpTetherClient client = Connections.connect(address, hostTokenFile, false);
+    HttpTetherClient client = hostOptions.connect(address, false);
     TelegramBridge bridge;
     dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
     dev.tether.micrometer.TelegramMeters telegramMeters = meters == null ? null : meters.telegramListener();

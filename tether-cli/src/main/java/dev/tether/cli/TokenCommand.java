@@ -1,6 +1,5 @@
 package dev.tether.cli;
 
-import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.http.InstanceToken;
 import java.nio.charset.StandardCharsets;
@@ -32,24 +31,9 @@ final class TokenCommand implements Runnable {
     throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing a subcommand: create, list or revoke");
   }
 
-  /** Where the host is and how to reach it: the options every subcommand shares. */
-  static final class Host {
-    @Option(names = "--host", paramLabel = "ADDRESS",
-        description = "The host: a socket path (unix:/path or /path) or http://127.0.0.1:PORT. Default: the default socket of 'tether serve'.")
-    String host;
-
-    @Option(names = "--token-file", paramLabel = "FILE", description = "The host token, for a TCP host (default ~/.tether/token).")
-    Path tokenFile;
-
-    HttpTetherClient connect() throws java.io.IOException {
-      HostAddress address = host == null ? HostAddress.defaultSocket() : HostAddress.parse(host);
-      return Connections.connect(address, tokenFile, false);
-    }
-  }
-
   @Command(name = "create", mixinStandardHelpOptions = true, description = "Mint a token that opens one instance.")
   static final class Create implements Callable<Integer> {
-    @Mixin Host host;
+    @Mixin ClientOptions.Direct host;
 
     @Option(names = "--instance", required = true, paramLabel = "ID", description = "The instance the token opens.")
     String instance;
@@ -60,7 +44,7 @@ final class TokenCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect()) {
+      try (HttpTetherClient client = host.connect(host.address(), false)) {
         InstanceToken t = client.mintToken(instance).get(30, TimeUnit.SECONDS);
         if (out == null) {
           System.out.println(t.token());
@@ -82,11 +66,11 @@ final class TokenCommand implements Runnable {
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "List the instance tokens (never their secrets).")
   static final class List implements Callable<Integer> {
-    @Mixin Host host;
+    @Mixin ClientOptions.Direct host;
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect()) {
+      try (HttpTetherClient client = host.connect(host.address(), false)) {
         for (InstanceToken t : client.tokens().get(30, TimeUnit.SECONDS)) {
           System.out.println(t.id() + "\t" + t.instance() + "\t" + t.createdAt());
         }
@@ -100,14 +84,14 @@ final class TokenCommand implements Runnable {
 
   @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a token by its id.")
   static final class Revoke implements Callable<Integer> {
-    @Mixin Host host;
+    @Mixin ClientOptions.Direct host;
 
     @Parameters(index = "0", paramLabel = "ID", description = "The token's id (tok-...), as create and list show it.")
     String id;
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect()) {
+      try (HttpTetherClient client = host.connect(host.address(), false)) {
         client.revokeToken(id).get(30, TimeUnit.SECONDS);
         System.err.println("tether token: revoked " + id);
         return 0;

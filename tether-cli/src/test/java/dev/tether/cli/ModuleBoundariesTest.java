@@ -97,7 +97,7 @@ class ModuleBoundariesTest {
       "dev.tether.store.jetstream.internal.InstanceMirror",
       "dev.tether.server.internal.Daemon",
       "dev.tether.server.internal.TetherHandler",
-      "dev.tether.client.http.TetherHttpClient"})
+      "dev.tether.client.http.HttpTransport"})
   void consumerModule_cannotImportNonExportedPackage(String internalClass) throws IOException {
     List<Diagnostic<? extends JavaFileObject>> errors = compile("""
         package consumer;

@@ -214,8 +214,8 @@ public final class FrameValidator {
   private void requireFrameTotal(long total) {
     if (total > limits.maxFrameImageBytes()) {
       throw TetherException.of(ErrorCode.FRAME_IMAGES_TOO_LARGE,
-          "the images add up to " + Sizes.human(total) + " decoded; a frame may carry at most "
-              + Sizes.human(limits.maxFrameImageBytes()) + " of images, so send some in another message");
+          "the images add up to " + ByteSizes.binaryExact(total) + " decoded; a frame may carry at most "
+              + ByteSizes.binaryExact(limits.maxFrameImageBytes()) + " of images, so send some in another message");
     }
   }
 

@@ -86,8 +86,8 @@ final class ImageCheck {
   static void requireImageSize(long size, int index, Limits limits) {
     if (size > limits.maxImageBytes()) {
       throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, index,
-          "image " + index + " is " + Sizes.human(size) + " decoded; the limit is "
-              + Sizes.human(limits.maxImageBytes()) + " per image, so resize or recompress it");
+          "image " + index + " is " + ByteSizes.binaryExact(size) + " decoded; the limit is "
+              + ByteSizes.binaryExact(limits.maxImageBytes()) + " per image, so resize or recompress it");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.tether.media;
 
+import dev.tether.images.ByteSizes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
@@ -10,14 +11,7 @@ import java.util.regex.Pattern;
 /**
  * Human sizes for placeholders, in <em>decimal</em> units as the lazy-media spec's examples
  * ({@code 2.4MB}, {@code 847KB}) read: 1 KB = 1000 bytes, 1 MB = 1000 KB, and so on up to EB.
- *
- * <ul>
- *   <li>Below 1000 bytes: the exact count and {@code B} ({@code 999B}).
- *   <li>Otherwise the largest unit that keeps the value at least 1, with one decimal when the
- *       value is below 10 and none from 10 on, rounded half-up; a trailing {@code .0} is dropped
- *       ({@code 2000000} is {@code 2MB}). A value that rounds up to 1000 moves to the next unit
- *       ({@code 999500} is {@code 1MB}, never {@code 1000KB}).
- * </ul>
+ * Printing is {@link ByteSizes#decimal}, which states the form.
  *
  * <p>Parsing accepts that form and its relatives: any number of digits with an optional
  * fraction, optional spaces, and a unit of B, KB, MB, GB, TB, PB or EB in any case. It returns
@@ -31,22 +25,9 @@ final class MediaSizes {
 
   private MediaSizes() {}
 
+  /** {@link ByteSizes#decimal}: {@code 9.3KB}, {@code 2MB}; throws for a negative count. */
   static String human(long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("bytes must be >= 0 but was " + bytes);
-    }
-    if (bytes < 1000) {
-      return bytes + "B";
-    }
-    BigDecimal value = BigDecimal.valueOf(bytes);
-    for (int unit = 1; unit < UNITS.length; unit++) {
-      value = value.divide(THOUSAND);
-      BigDecimal rounded = value.setScale(value.compareTo(BigDecimal.TEN) < 0 ? 1 : 0, RoundingMode.HALF_UP);
-      if (rounded.compareTo(THOUSAND) < 0 || unit == UNITS.length - 1) {
-        return rounded.stripTrailingZeros().toPlainString() + UNITS[unit];
-      }
-    }
-    throw new AssertionError("unreachable: " + bytes);
+    return ByteSizes.decimal(bytes);
   }
 
   /** Whether {@code text} reads as a size. */

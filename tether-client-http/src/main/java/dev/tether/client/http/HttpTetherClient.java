@@ -41,9 +41,9 @@ import java.util.concurrent.CompletionException;
  * recover). Thread-safe; {@link #close()} stops its threads.
  */
 public final class HttpTetherClient implements TetherClient, AttachmentClient {
-  private final TetherHttpClient http;
+  private final HttpTransport http;
 
-  HttpTetherClient(TetherHttpClient http) {
+  HttpTetherClient(HttpTransport http) {
     this.http = Objects.requireNonNull(http, "http");
   }
 
@@ -167,7 +167,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
    */
   static Throwable translate(Throwable t, String instance) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-    if (cause instanceof TetherHttpClient.HttpError e) {
+    if (cause instanceof HttpTransport.HttpError e) {
       Optional<ErrorCode> known = ErrorCode.parse(e.code).filter(c -> !c.retryable());
       if (known.isPresent() && known.get() != ErrorCode.INSTANCE_NOT_FOUND) {
         ErrorCode code = known.get();
@@ -265,7 +265,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
         throw new IllegalStateException("set token(...) or tokenFile(...), not both");
       }
       String bearer = token != null ? token : tokenFile != null ? dev.tether.client.TokenFile.read(tokenFile) : null;
-      return new HttpTetherClient(new TetherHttpClient(address, bearer).blobImages(blobImages));
+      return new HttpTetherClient(new HttpTransport(address, bearer).blobImages(blobImages));
     }
   }
 

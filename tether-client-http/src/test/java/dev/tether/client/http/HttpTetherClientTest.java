@@ -35,7 +35,7 @@ class HttpTetherClientTest {
   @TempDir Path dir;
   private MemoryTetherStore store;
   private TetherServer server;
-  private TetherHttpClient http;
+  private HttpTransport http;
   private HttpTetherClient client;
 
   @BeforeEach
@@ -43,7 +43,7 @@ class HttpTetherClientTest {
     HostAddress.Unix address = new HostAddress.Unix(dir.resolve("t.sock"));
     store = MemoryTetherStore.create();
     server = TetherServer.builder().listen(address).store(store).autoCreate(true).workspaces(dir.resolve("ws")).start();
-    http = new TetherHttpClient(address, null);
+    http = new HttpTransport(address, null);
     client = new HttpTetherClient(http);
   }
 
@@ -113,7 +113,7 @@ class HttpTetherClientTest {
         new Expect(404, "INSTANCE_NOT_FOUND", ErrorCode.INSTANCE_NOT_FOUND));
     for (Expect c : cases) {
       com.sun.net.httpserver.HttpServer host = refusing(c.status, c.code);
-      try (TetherHttpClient remote = new TetherHttpClient(new HostAddress.Tcp("127.0.0.1", host.getAddress().getPort()), "t")) {
+      try (HttpTransport remote = new HttpTransport(new HostAddress.Tcp("127.0.0.1", host.getAddress().getPort()), "t")) {
         HttpTetherClient refused = new HttpTetherClient(remote);
         for (CompletableFuture<?> call : List.of(
             refused.poll("vm", PollRequest.channel("host", 0, 0)),
@@ -167,9 +167,9 @@ class HttpTetherClientTest {
   @Test
   void pageCap_holdsTheLargestPageTheServerCanSend() {
     int maxFrame = dev.tether.api.Limits.defaults().maxFrameBytes();
-    assertTrue(TetherHttpClient.maxPageBytes(3, maxFrame) > 3L * maxFrame);
-    assertTrue(TetherHttpClient.maxPageBytes(0, maxFrame) > 50L * maxFrame, "the server's default page of 50");
-    assertEquals(Integer.MAX_VALUE - 8, TetherHttpClient.maxPageBytes(200, maxFrame), "bounded by what an array holds");
+    assertTrue(HttpTransport.maxPageBytes(3, maxFrame) > 3L * maxFrame);
+    assertTrue(HttpTransport.maxPageBytes(0, maxFrame) > 50L * maxFrame, "the server's default page of 50");
+    assertEquals(Integer.MAX_VALUE - 8, HttpTransport.maxPageBytes(200, maxFrame), "bounded by what an array holds");
   }
 
   private int waitsHeld() throws Exception {

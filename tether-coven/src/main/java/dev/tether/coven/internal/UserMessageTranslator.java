@@ -18,6 +18,7 @@ import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.internal.TetherJson;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
+import dev.tether.images.ByteSizes;
 import dev.tether.images.FrameValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -110,7 +111,7 @@ public final class UserMessageTranslator {
       } else if (!isImage(a)) {
         entry.put("forwarded", false);
         notForwarded.append("\n[attachment ").append(a.getFilename()).append(" (").append(a.getMimeType()).append(", ")
-            .append(human(a.getData().size())).append(") was not forwarded: only images reach the agent]");
+            .append(ByteSizes.binaryWithBytes(a.getData().size())).append(") was not forwarded: only images reach the agent]");
       }
     }
     StringBuilder text = new StringBuilder();
@@ -268,7 +269,7 @@ public final class UserMessageTranslator {
     long size = a.getData().size();
     if (size > limits.maxImageBytes()) {
       throw TetherException.forImage(ErrorCode.IMAGE_TOO_LARGE, index, "attachment " + name(a) + ": the image is "
-          + human(size) + "; at most " + human(limits.maxImageBytes()) + " per image is allowed, so send a smaller one");
+          + ByteSizes.binaryWithBytes(size) + "; at most " + ByteSizes.binaryWithBytes(limits.maxImageBytes()) + " per image is allowed, so send a smaller one");
     }
     return type.get();
   }
@@ -276,16 +277,4 @@ public final class UserMessageTranslator {
   private static String name(FileAttachment a) {
     return a.getFilename().isEmpty() ? "(unnamed)" : a.getFilename();
   }
-
-  /** Bytes in binary units, as the image validator words them. */
-  static String human(long bytes) {
-    if (bytes < 1024) {
-      return bytes + " bytes";
-    }
-    if (bytes < (1 << 20)) {
-      return String.format(Locale.ROOT, "%.1f KiB (%d bytes)", bytes / 1024.0, bytes);
-    }
-    return String.format(Locale.ROOT, "%.2f MiB (%d bytes)", bytes / (1024.0 * 1024), bytes);
-  }
-
 }

@@ -5,6 +5,7 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.client.AttachmentClient;
 import dev.tether.client.AttachmentInfo;
+import dev.tether.images.ByteSizes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Locale;
@@ -87,7 +88,7 @@ final class DocumentAttacher {
           + "), so it was not forwarded. Please send it again.");
     }
     if (bytes.isEmpty()) {
-      return new Refused(what + " is larger than " + ImageFetcher.human(MAX_BYTES) + ", the limit for an attached file,"
+      return new Refused(what + " is larger than " + ByteSizes.binaryRounded(MAX_BYTES) + ", the limit for an attached file,"
           + " so it was not forwarded.");
     }
     try {
@@ -108,8 +109,8 @@ final class DocumentAttacher {
 
   private static Optional<Refused> checkSize(String what, Long size) {
     if (size != null && size > Math.min(MAX_BYTES, BotApi.GET_FILE_LIMIT)) {
-      return Optional.of(new Refused(what + " is " + ImageFetcher.human(size) + "; bots can only download files up to 20 MB"
-          + " and attached files may have at most " + ImageFetcher.human(MAX_BYTES) + ", so it was not forwarded."));
+      return Optional.of(new Refused(what + " is " + ByteSizes.binaryRounded(size) + "; bots can only download files up to 20 MB"
+          + " and attached files may have at most " + ByteSizes.binaryRounded(MAX_BYTES) + ", so it was not forwarded."));
     }
     return Optional.empty();
   }

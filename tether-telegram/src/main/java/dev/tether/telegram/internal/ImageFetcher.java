@@ -4,6 +4,7 @@ import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.images.ByteSizes;
 import dev.tether.images.Images;
 import java.io.IOException;
 import java.util.Locale;
@@ -107,7 +108,7 @@ final class ImageFetcher {
           + "), so it was not forwarded. Please send it again.");
     }
     if (bytes.isEmpty()) {
-      return new Refused(what + " is larger than " + human(cap) + ", the limit per image, so it was not forwarded."
+      return new Refused(what + " is larger than " + ByteSizes.binaryRounded(cap) + ", the limit per image, so it was not forwarded."
           + " Please send a smaller or compressed version.");
     }
     try {
@@ -122,13 +123,13 @@ final class ImageFetcher {
       return Optional.empty();
     }
     if (size > BotApi.GET_FILE_LIMIT) {
-      return Optional.of(new Refused(what + " is " + human(size) + "; bots can only download files up to 20 MB"
-          + " and images up to " + human(limits.maxImageBytes()) + ", so it was not forwarded."
+      return Optional.of(new Refused(what + " is " + ByteSizes.binaryRounded(size) + "; bots can only download files up to 20 MB"
+          + " and images up to " + ByteSizes.binaryRounded(limits.maxImageBytes()) + ", so it was not forwarded."
           + " Please send a smaller or compressed version."));
     }
     if (size > limits.maxImageBytes()) {
-      return Optional.of(new Refused(what + " is " + human(size) + "; images can be at most "
-          + human(limits.maxImageBytes()) + ", so it was not forwarded. Please send a smaller or compressed version."));
+      return Optional.of(new Refused(what + " is " + ByteSizes.binaryRounded(size) + "; images can be at most "
+          + ByteSizes.binaryRounded(limits.maxImageBytes()) + ", so it was not forwarded. Please send a smaller or compressed version."));
     }
     return Optional.empty();
   }
@@ -137,15 +138,5 @@ final class ImageFetcher {
   private static String shortName(String s) {
     String t = s.strip();
     return t.length() <= 60 ? "'" + t + "'" : "'" + t.substring(0, 57) + "...'";
-  }
-
-  static String human(long bytes) {
-    if (bytes >= (1L << 20)) {
-      return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1L << 20));
-    }
-    if (bytes >= 1024) {
-      return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-    }
-    return bytes + " bytes";
   }
 }

@@ -6,6 +6,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.User;
+import dev.tether.images.ByteSizes;
 import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -250,7 +251,7 @@ final class Ingress {
     String caption = a.items.stream().map(Ingress::textOf).filter(t -> !t.isEmpty()).findFirst().orElse("");
     if (leftOut > 0) {
       problems.add("I passed on the first " + images.size() + " of the " + a.items.size() + " items of this album: "
-          + "one message takes at most " + max + " images (" + ImageFetcher.human(config.limits().maxFrameImageBytes())
+          + "one message takes at most " + max + " images (" + ByteSizes.binaryRounded(config.limits().maxFrameImageBytes())
           + " in all), so " + leftOut + (leftOut == 1 ? " was" : " were") + " left out. Send them in another message.");
     }
     for (String problem : problems) {

@@ -31,17 +31,18 @@ import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The raw client of {@code tether serve}'s HTTP API, over a Unix domain socket or TCP, with
- * Jetty's asynchronous {@link HttpClient} ({@code java.net.http} cannot speak Unix sockets): one
- * method per endpoint, pages as {@link FramePage}, receipts as {@link SendReceipt}. Bridges and
- * the MCP tools use it through {@link HttpTetherClient}, the {@code TetherClient} over HTTP; the
- * demo agent and the tests use it directly.
+ * The HTTP transport under {@link HttpTetherClient}: {@code tether serve}'s HTTP API over a Unix
+ * domain socket or TCP, with Jetty's asynchronous {@link HttpClient} ({@code java.net.http} cannot
+ * speak Unix sockets), one method per endpoint, pages as {@link FramePage}, receipts as
+ * {@link SendReceipt}. Package-private: users (the bridges, the MCP tools, the demo agent) take
+ * {@link HttpTetherClient}, the public {@code TetherClient} over HTTP; only this package's tests
+ * use the transport directly.
  *
  * <p>Every call returns a {@link CompletableFuture} that fails with {@link HttpError} for a
  * non-2xx answer (carrying the API's error code) or with an {@link IOException} when the host
  * cannot be reached. Thread-safe; close it to stop its threads.
  */
-final class TetherHttpClient implements AutoCloseable {
+final class HttpTransport implements AutoCloseable {
   /** A non-2xx answer: the HTTP status and the API's {@code error.code} and message. */
   static final class HttpError extends IOException {
     private static final long serialVersionUID = 1L;
@@ -78,7 +79,7 @@ final class TetherHttpClient implements AutoCloseable {
   private final String base;
   private volatile boolean blobImages;
 
-  TetherHttpClient(HostAddress address, String token) {
+  HttpTransport(HostAddress address, String token) {
     this.address = Objects.requireNonNull(address, "address");
     this.authorization = token == null ? null : "Bearer " + token;
     QueuedThreadPool pool = new QueuedThreadPool(16, 2);
@@ -107,7 +108,7 @@ final class TetherHttpClient implements AutoCloseable {
    * as blob refs, each image first stored with {@link #putBlob} (the host's ring then holds a few
    * hundred bytes per image instead of its base64). Polls always return images inline.
    */
-  TetherHttpClient blobImages(boolean blobImages) {
+  HttpTransport blobImages(boolean blobImages) {
     this.blobImages = blobImages;
     return this;
   }
@@ -117,7 +118,7 @@ final class TetherHttpClient implements AutoCloseable {
     Request r = request(HttpMethod.POST, instancePath(instance) + "/blob")
         .body(new BytesRequestContent(type.mimeType(), bytes))
         .timeout(60, TimeUnit.SECONDS);
-    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(n -> n.path("blob").asText());
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(HttpTransport::json).thenApply(n -> n.path("blob").asText());
   }
 
   /**
@@ -150,13 +151,13 @@ final class TetherHttpClient implements AutoCloseable {
     Request r = request(HttpMethod.POST, attachmentsPath(instance, null, session) + "&name=" + URLEncoder.encode(name, StandardCharsets.UTF_8))
         .body(new BytesRequestContent(mimeType == null ? "application/octet-stream" : mimeType, bytes))
         .timeout(120, TimeUnit.SECONDS);
-    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json);
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(HttpTransport::json);
   }
 
   /** {@code GET /v1/instances/{id}/attachments}: the host's JSON list. */
   CompletableFuture<JsonNode> attachments(String instance, dev.tether.api.SessionKey session) {
     Request r = request(HttpMethod.GET, attachmentsPath(instance, null, session)).timeout(30, TimeUnit.SECONDS);
-    return exchange(r, 16 << 20).thenApply(TetherHttpClient::json);
+    return exchange(r, 16 << 20).thenApply(HttpTransport::json);
   }
 
   /** {@code GET /v1/instances/{id}/attachments/{name}}: the bytes. */
@@ -230,7 +231,7 @@ final class TetherHttpClient implements AutoCloseable {
     Request r = request(HttpMethod.POST, path(instance, ""))
         .body(new BytesRequestContent("application/json", frameJson))
         .timeout(60, TimeUnit.SECONDS);
-    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json).thenApply(node -> new SendReceipt(
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(HttpTransport::json).thenApply(node -> new SendReceipt(
         node.path("msg_id").asText(), node.path("session_id").asText(), node.path("ingress_seq").asLong()));
   }
 
@@ -298,7 +299,7 @@ final class TetherHttpClient implements AutoCloseable {
     param(q, "reply_to_msg_id", replyToMsgId);
     Request r = request(HttpMethod.GET, path(instance, "/poll") + q).timeout(waitMs + 30_000, TimeUnit.MILLISECONDS);
     return exchange(r, maxPageBytes(limit, FrameCodec.standard().limits().maxFrameBytes()))
-        .thenApply(TetherHttpClient::page)
+        .thenApply(HttpTransport::page)
         .thenCompose(p -> inlineRefs(instance, p));
   }
 
@@ -308,13 +309,13 @@ final class TetherHttpClient implements AutoCloseable {
     if (body != null) {
       r.body(new BytesRequestContent("application/json", body));
     }
-    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(TetherHttpClient::json);
+    return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(HttpTransport::json);
   }
 
   /** {@code GET /v1/health}: the number of waits (long-polls and streams) the host holds. */
   CompletableFuture<Integer> waitsHeld() {
     return exchange(request(HttpMethod.GET, "/v1/health").timeout(10, TimeUnit.SECONDS), MAX_SMALL_RESPONSE_BYTES)
-        .thenApply(TetherHttpClient::json).thenApply(n -> n.path("waits").asInt());
+        .thenApply(HttpTransport::json).thenApply(n -> n.path("waits").asInt());
   }
 
   /**
@@ -450,7 +451,7 @@ final class TetherHttpClient implements AutoCloseable {
     try {
       http.stop();
     } catch (Exception e) {
-      System.getLogger(TetherHttpClient.class.getName()).log(System.Logger.Level.DEBUG, "stopping the HTTP client failed", e);
+      System.getLogger(HttpTransport.class.getName()).log(System.Logger.Level.DEBUG, "stopping the HTTP client failed", e);
     }
   }
 }
