@@ -3,10 +3,9 @@ package dev.tether.cli;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
+import dev.tether.server.MemoryBudget;
 import dev.tether.server.TetherServer;
 import dev.tether.store.sqlite.DurableTetherStore;
-import dev.tether.store.MemoryTetherStore;
-import dev.tether.store.Retention;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
@@ -21,6 +20,10 @@ import picocli.CommandLine.Option;
  * {@code tether serve}: the host daemon. Listens on a Unix domain socket (0600) by default, or on
  * loopback TCP with a bearer token; keeps frames in memory, or in a durable SQLite journal under
  * {@code --data-dir}. Stops gracefully on SIGINT/SIGTERM.
+ *
+ * <p>Every default (memory budget, bounds, caps, retention, the in-memory store) is
+ * {@link TetherServer#builder()}'s own: this command only turns the flags it was given into
+ * builder calls, and keeps the flags' names in errors, the printing and the exit codes.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Run the tether host daemon.",
@@ -183,8 +186,12 @@ final class ServeCommand implements Callable<Integer> {
     if (http != null) {
       builder.listener(http);
     }
-    TetherStore store = openStore(budget, meters);
-    long agentStart = store.lastSeq("default");
+    java.util.function.Function<String, dev.tether.store.StoreListener> storeListener = kind -> meters == null
+        ? dev.tether.store.StoreListener.NONE : meters.storeListener(kind);
+    // null: the builder's default store, bounded by the budget (no --data-dir, no --nats)
+    TetherStore store = openStore(budget, storeListener);
+    // A fresh in-memory store starts at seq 0.
+    long agentStart = store == null ? 0 : store.lastSeq("default");
     TetherServer server;
     JetStreamShared shared = null;
     try {
@@ -193,14 +200,19 @@ final class ServeCommand implements Callable<Integer> {
         shared = JetStreamShared.open(js, budget.maxInstances());
         builder.sharedRegistry(shared).sharedBlobs(shared);
       }
-      server = builder.store(store).start();
+      if (store != null) {
+        builder.store(store);
+      } else {
+        builder.storeListener(storeListener.apply("memory"));
+      }
+      server = builder.start();
     } catch (IllegalArgumentException e) {
       closeQuietly(shared);
-      store.close();
+      closeQuietly(store);
       throw new UsageException(e.getMessage());
     } catch (IOException e) {
       closeQuietly(shared);
-      store.close();
+      closeQuietly(store);
       System.err.println("tether serve: " + e.getMessage());
       return 1;
     }
@@ -233,7 +245,7 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
-    System.err.println("tether serve: " + budget.describe(heap));
+    System.err.println("tether serve: " + server.memoryBudget().describe(heap));
     System.err.println("tether serve: " + server.describeLimits());
     System.err.println("tether serve: listening on " + server.boundAddress()
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
@@ -252,15 +264,20 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
+  private static void closeQuietly(TetherStore store) {
+    if (store != null) {
+      store.close();
+    }
+  }
+
   /** The server's settings from the flags: where it listens, its token, instances, budgets, console. */
   private TetherServer.Builder serverBuilder(MemoryBudget budget) throws IOException {
     TetherServer.Builder b = TetherServer.builder()
         .allowNonLoopback(allowNonLoopback)
         .maxThreads(Math.max(8, maxThreads))
-        .ingressBytes(budget.ingressBytes())
-        .egressBytes(budget.egressBytes())
-        .autoCreate(autoCreate)
-        .maxInstances(budget.maxInstances());
+        .memoryBudget(budget)
+        .keepDeltas(keepDeltas)
+        .autoCreate(autoCreate);
     if (workspaces == null || workspaces.isEmpty()) {
       b.workspaces(dataDir != null ? dataDir.resolve("workspaces") : Connections.home().resolve(".tether").resolve("workspaces"));
     } else {
@@ -273,8 +290,11 @@ final class ServeCommand implements Callable<Integer> {
     requirePositive("--max-connections", maxConnections == null ? null : maxConnections.longValue());
     requirePositive("--max-head-connections", maxHeadConnections == null ? null : maxHeadConnections.longValue());
     requirePositive("--header-timeout", headerTimeout == null ? null : headerTimeout.longValue());
-    if (maxWaits != null || maxWaitsPerInstance != null) {
-      b.maxWaits(maxWaits == null ? 4096 : maxWaits, maxWaitsPerInstance == null ? Math.min(2048, maxWaits) : maxWaitsPerInstance);
+    if (maxWaits != null) {
+      b.maxWaits(maxWaits);
+    }
+    if (maxWaitsPerInstance != null) {
+      b.maxWaitsPerInstance(maxWaitsPerInstance);
     }
     if (maxConnections != null) {
       b.maxConnections(maxConnections);
@@ -289,12 +309,14 @@ final class ServeCommand implements Callable<Integer> {
     if (instanceDiskBytes != null) {
       b.instanceDiskBytes(instanceDiskBytes);
     }
-    if (headerTimeout != null || requestIdleTimeout != null) {
-      if (requestIdleTimeout != null && requestIdleTimeout < 35) {
-        throw new UsageException("--request-idle-timeout must be at least 35 (a long-poll waits up to 30 s) but was " + requestIdleTimeout);
-      }
-      b.timeouts(java.time.Duration.ofSeconds(headerTimeout == null ? 10 : headerTimeout),
-          java.time.Duration.ofSeconds(requestIdleTimeout == null ? 60 : requestIdleTimeout));
+    if (requestIdleTimeout != null && requestIdleTimeout < 35) {
+      throw new UsageException("--request-idle-timeout must be at least 35 (a long-poll waits up to 30 s) but was " + requestIdleTimeout);
+    }
+    if (headerTimeout != null) {
+      b.headerTimeout(java.time.Duration.ofSeconds(headerTimeout));
+    }
+    if (requestIdleTimeout != null) {
+      b.requestIdleTimeout(java.time.Duration.ofSeconds(requestIdleTimeout));
     }
     if (console != null) {
       b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
@@ -402,11 +424,10 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private TetherStore openStore(MemoryBudget budget, dev.tether.micrometer.TetherMeters meters) throws IOException {
-    java.util.function.Function<String, dev.tether.store.StoreListener> listener = kind -> meters == null
-        ? dev.tether.store.StoreListener.NONE : meters.storeListener(kind);
-    Retention retention = Retention.builder().maxFrames(budget.ringFrames()).maxBytes(budget.ringBytes())
-        .deltasInRing(keepDeltas).build();
+  /** The store --nats or --data-dir asks for; null for the builder's default (in memory). */
+  private TetherStore openStore(MemoryBudget budget,
+      java.util.function.Function<String, dev.tether.store.StoreListener> listener) throws IOException {
+    dev.tether.store.Retention retention = budget.retention(keepDeltas);
     if (nats != null) {
       // The ring caps bound each instance's stream too (--ring-max-frames, --ring-max-bytes).
       JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).retention(retention)
@@ -426,8 +447,7 @@ final class ServeCommand implements Callable<Integer> {
       return b.connect();
     }
     if (dataDir == null) {
-      return MemoryTetherStore.builder().retention(retention).maxTotalBytes(budget.storeBytes())
-          .maxInstances(budget.maxInstances()).listener(listener.apply("memory")).build();
+      return null;
     }
     DataDir.claim("--data-dir", dataDir);
     return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())

@@ -28,13 +28,19 @@ final class ChildJvm implements AutoCloseable {
   /** As {@link #start}, with {@code jvmArgs} (a heap size, say) instead of the default {@code -Xmx256m}. */
   static ChildJvm startWith(Path logDir, String name, Map<String, String> env, List<String> jvmArgs, String... args)
       throws IOException {
+    return startMain(logDir, name, env, jvmArgs, Main.class, args);
+  }
+
+  /** As {@link #startWith}, running {@code main} (a test's own child program, say) instead of {@code tether}. */
+  static ChildJvm startMain(Path logDir, String name, Map<String, String> env, List<String> jvmArgs, Class<?> main,
+      String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
     cmd.add("-Djava.awt.headless=true");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
+    cmd.add(main.getName());
     cmd.addAll(List.of(args));
     Path err = logDir.resolve(name + ".err");
     ProcessBuilder pb = new ProcessBuilder(cmd)

@@ -6,6 +6,8 @@ import dev.tether.client.TokenFile;
 import dev.tether.images.FrameValidator;
 import dev.tether.server.internal.Bounds;
 import dev.tether.server.internal.Daemon;
+import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.StoreListener;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.net.URI;
@@ -27,8 +29,7 @@ import java.util.Optional;
  * try (TetherServer server = TetherServer.builder()
  *     .listen(new HostAddress.Tcp("127.0.0.1", 0))
  *     .token(token)
- *     .store(MemoryTetherStore.builder().build())
- *     .start()) {
+ *     .start()) { // no store given: the bounded in-memory store tether serve runs
  *   HostAddress bound = server.boundAddress(); // port 0 resolved
  * }
  * }</pre>
@@ -51,14 +52,21 @@ public final class TetherServer implements AutoCloseable {
   private final Daemon daemon;
   private final String consoleToken;
   private final Bounds bounds;
+  private final MemoryBudget memory;
 
-  private TetherServer(Daemon daemon, String consoleToken, Bounds bounds) {
+  private TetherServer(Daemon daemon, String consoleToken, Bounds bounds, MemoryBudget memory) {
     this.daemon = daemon;
     this.consoleToken = consoleToken;
     this.bounds = bounds;
+    this.memory = memory;
   }
 
-  /** A builder with the defaults of {@code tether serve}; {@link Builder#store} is required. */
+  /**
+   * A builder with the defaults of {@code tether serve}: the {@link MemoryBudget} of this heap,
+   * the limits of {@link #describeLimits()}, and, when no {@link Builder#store store} is given,
+   * the bounded in-memory store that {@code tether serve} runs without {@code --data-dir} or
+   * {@code --nats}.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -111,6 +119,15 @@ public final class TetherServer implements AutoCloseable {
     return bounds.describe();
   }
 
+  /**
+   * The memory budget this server was built with (its ingress and egress bytes are the ones
+   * enforced unless set apart; its store and ring bytes, frames and instance cap are those of the
+   * default store). {@code memoryBudget().describe(heap)} is the first line {@code tether serve} prints.
+   */
+  public MemoryBudget memoryBudget() {
+    return memory;
+  }
+
   /** What the server holds now: waits, streams and the memory budgets in use (see {@link ServerStats}). */
   public ServerStats stats() {
     return daemon.stats();
@@ -153,7 +170,13 @@ public final class TetherServer implements AutoCloseable {
     private final LinkedHashSet<String> instances = new LinkedHashSet<>();
     private boolean autoCreate;
     private final List<Path> workspaces = new ArrayList<>();
-    private int maxInstances = 1024;
+    private MemoryBudget budget = MemoryBudget.forThisHeap();
+    private boolean keepDeltas;
+    private StoreListener storeListener = StoreListener.NONE;
+    private Integer maxWaits; // null: the default, or the per-instance cap when that is all that was set
+    private Integer maxWaitsPerInstance; // null: the default, at most maxWaits
+    private Duration headerTimeout; // null: the default
+    private Duration requestIdleTimeout; // null: the default
     private SharedRegistry sharedRegistry;
     private SharedBlobs sharedBlobs;
     private Path registryFile;
@@ -197,9 +220,43 @@ public final class TetherServer implements AutoCloseable {
       return this;
     }
 
-    /** The frames; required. The server closes it on {@link TetherServer#close()}. */
+    /**
+     * The frames. The server closes it on {@link TetherServer#close()}. Default: a
+     * {@link MemoryTetherStore} bounded by the {@link #memoryBudget memory budget} (its store bytes,
+     * instance cap and ring), keeping deltas only when {@link #keepDeltas}, telling
+     * {@link #storeListener}: the store of {@code tether serve} without {@code --data-dir} or
+     * {@code --nats}. A store given here keeps its own bounds.
+     */
     public Builder store(TetherStore store) {
       this.store = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /**
+     * The memory limits: the default store's budget, ring and instance cap, the
+     * {@link #maxInstances instance cap} and the {@link #ingressBytes ingress} and
+     * {@link #egressBytes egress} bytes (replacing any set before). Default:
+     * {@link MemoryBudget#forThisHeap()}.
+     */
+    public Builder memoryBudget(MemoryBudget budget) {
+      this.budget = Objects.requireNonNull(budget, "budget");
+      this.bounds = bounds.withIngressBytes(budget.ingressBytes()).withEgressBytes(budget.egressBytes());
+      return this;
+    }
+
+    /**
+     * Whether the default store keeps assistant and reasoning deltas like other frames. Default:
+     * false (they reach waiting readers and a short live window, but never evict or count against
+     * stored frames).
+     */
+    public Builder keepDeltas(boolean keep) {
+      this.keepDeltas = keep;
+      return this;
+    }
+
+    /** Told of the default store's appends, evictions and waits. Default {@link StoreListener#NONE}. */
+    public Builder storeListener(StoreListener listener) {
+      this.storeListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
@@ -276,12 +333,15 @@ public final class TetherServer implements AutoCloseable {
       return this;
     }
 
-    /** Instances registered at once; past it a new one gets 503 {@code TOO_MANY_INSTANCES}. Default: 1024. */
+    /**
+     * Instances registered at once (and held by the default store); past it a new one gets 503
+     * {@code TOO_MANY_INSTANCES}. Default: {@value MemoryBudget#DEFAULT_MAX_INSTANCES}.
+     */
     public Builder maxInstances(int max) {
       if (max < 1) {
         throw new IllegalArgumentException("maxInstances must be >= 1 but was " + max);
       }
-      this.maxInstances = max;
+      this.budget = budget.withMaxInstances(max);
       return this;
     }
 
@@ -299,7 +359,7 @@ public final class TetherServer implements AutoCloseable {
 
     /**
      * Request body bytes read at once across all requests; a request that would exceed it gets
-     * 503. Default: a quarter of the heap, at least 64 MiB.
+     * 503. Default: the {@link MemoryBudget#ingressBytes() memory budget's}, a quarter of the heap.
      */
     public Builder ingressBytes(long bytes) {
       this.bounds = bounds.withIngressBytes(bytes);
@@ -308,8 +368,8 @@ public final class TetherServer implements AutoCloseable {
 
     /**
      * Answer bytes being written at once (poll pages, stream lines, attachment downloads in 256 KiB
-     * windows, blobs), across all requests; past it a poll or download gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: an
-     * eighth of the heap, at least 32 MiB.
+     * windows, blobs), across all requests; past it a poll or download gets 503 and a stream waits. Answers of at most 64 KiB are not counted. Default: the
+     * {@link MemoryBudget#egressBytes() memory budget's}, an eighth of the heap.
      */
     public Builder egressBytes(long bytes) {
       this.bounds = bounds.withEgressBytes(bytes);
@@ -322,6 +382,23 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder maxWaits(int total, int perInstance) {
       this.bounds = bounds.withWaits(total, perInstance);
+      this.maxWaits = total;
+      this.maxWaitsPerInstance = perInstance;
+      return this;
+    }
+
+    /**
+     * Long-polls and streams held at once, in all; the cap on one instance stays as set, else is
+     * its default (2048) cut to {@code total}. Checked at {@link #start()}. Default: 4096.
+     */
+    public Builder maxWaits(int total) {
+      this.maxWaits = total;
+      return this;
+    }
+
+    /** Long-polls and streams held at once on one instance. Checked at {@link #start()}. Default: 2048. */
+    public Builder maxWaitsPerInstance(int perInstance) {
+      this.maxWaitsPerInstance = perInstance;
       return this;
     }
 
@@ -333,6 +410,20 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder timeouts(Duration header, Duration requestIdle) {
       this.bounds = bounds.withTimeouts(header, requestIdle);
+      this.headerTimeout = header;
+      this.requestIdleTimeout = requestIdle;
+      return this;
+    }
+
+    /** The header timeout of {@link #timeouts}, the other left as set or default. Checked at {@link #start()}. */
+    public Builder headerTimeout(Duration header) {
+      this.headerTimeout = Objects.requireNonNull(header, "header");
+      return this;
+    }
+
+    /** The request idle timeout of {@link #timeouts}, the other left as set or default. Checked at {@link #start()}. */
+    public Builder requestIdleTimeout(Duration requestIdle) {
+      this.requestIdleTimeout = Objects.requireNonNull(requestIdle, "requestIdle");
       return this;
     }
 
@@ -401,17 +492,16 @@ public final class TetherServer implements AutoCloseable {
     /**
      * Starts a server with these settings.
      *
-     * @throws IllegalStateException when no store was set, or a TCP listener has no token, or both
-     *     a token and a token file were set
+     * @throws IllegalStateException when a TCP listener has no token, or both a token and a token
+     *     file were set
      * @throws IllegalArgumentException when a TCP address is not loopback and that was not allowed,
      *     a token file breaks the rules of {@link TokenFile}, or maxHeadConnections is above
-     *     maxConnections
+     *     maxConnections, or the waits or timeouts are out of range
      * @throws IOException when the address is in use or cannot be bound, or a file cannot be read
      */
     public TetherServer start() throws IOException {
-      if (store == null) {
-        throw new IllegalStateException("store is required: call store(TetherStore)");
-      }
+      // Checked first, so a bad setting leaves no default store behind.
+      Bounds limits = resolvedBounds();
       HostAddress listen = address != null ? address : HostAddress.defaultSocket();
       String bearer = null;
       if (listen instanceof HostAddress.Tcp tcp) {
@@ -433,12 +523,41 @@ public final class TetherServer implements AutoCloseable {
       List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
+      TetherStore frames = store != null ? store : defaultStore();
+      Daemon daemon;
+      try {
+        daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
+            budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener,
+            attachmentsDirectory));
+      } catch (IOException | RuntimeException e) {
+        if (store == null) {
+          frames.close(); // ours: nobody else will
+        }
+        throw e;
+      }
+      return new TetherServer(daemon, consoleBearer, limits, budget);
+    }
+
+    /** The store of {@code tether serve} without {@code --data-dir} or {@code --nats}. */
+    private MemoryTetherStore defaultStore() {
+      return MemoryTetherStore.builder().retention(budget.retention(keepDeltas)).maxTotalBytes(budget.storeBytes())
+          .maxInstances(budget.maxInstances()).listener(storeListener).build();
+    }
+
+    /** The bounds with the waits, timeouts and head connections set one by one, checked together. */
+    private Bounds resolvedBounds() {
+      Bounds b = bounds;
+      if (maxWaits != null || maxWaitsPerInstance != null) {
+        int total = maxWaits != null ? maxWaits : Bounds.DEFAULT_MAX_WAITS;
+        b = b.withWaits(total, maxWaitsPerInstance != null ? maxWaitsPerInstance
+            : Math.min(Bounds.DEFAULT_MAX_WAITS_PER_INSTANCE, total));
+      }
+      if (headerTimeout != null || requestIdleTimeout != null) {
+        b = b.withTimeouts(headerTimeout != null ? headerTimeout : Bounds.DEFAULT_HEADER_TIMEOUT,
+            requestIdleTimeout != null ? requestIdleTimeout : Bounds.DEFAULT_REQUEST_IDLE_TIMEOUT);
+      }
       // Checked here (at most maxConnections), whatever order the two were set in.
-      Bounds limits = headConnections == null ? bounds : bounds.withMaxConnections(bounds.maxConnections(), headConnections);
-      Daemon daemon = Daemon.start(new Daemon.Settings(listen, store, validator, bearer, maxThreads, limits, roots,
-          maxInstances, registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener,
-          attachmentsDirectory));
-      return new TetherServer(daemon, consoleBearer, limits);
+      return headConnections == null ? b : b.withMaxConnections(b.maxConnections(), headConnections);
     }
 
     private void requireLoopbackOrAllowed(String what, HostAddress.Tcp tcp) {

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tether.api.SessionKey;
+import dev.tether.client.FramePage;
 import dev.tether.client.HostAddress;
+import dev.tether.client.PollRequest;
+import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
 import dev.tether.server.testing.Fixtures;
 import dev.tether.server.testing.RawHttp;
@@ -109,14 +113,41 @@ class TetherServerBuilderTest {
   }
 
   @Test
-  void storeIsRequired_andBadSettingsFailFastNamingThem() {
-    assertThrows(IllegalStateException.class, () -> TetherServer.builder().start());
+  void badSettingsFailFastNamingThem() {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().maxThreads(2))
         .getMessage().contains("maxThreads"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().ingressBytes(0))
         .getMessage().contains("ingressBytes"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().instance("../etc"))
         .getMessage().contains("instance id"));
+  }
+
+  @Test
+  void noStore_buildsTheBoundedMemoryStoreOfTheBudget_andClosesIt() throws Exception {
+    MemoryBudget budget = new MemoryBudget(4L << 20, 1L << 20, 3, 2, 1L << 20, 1L << 20);
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("m.sock")))
+            .workspaces(dir.resolve("ws")).memoryBudget(budget).autoCreate(true).start();
+        TetherClient client = server.localClient()) {
+      assertEquals(budget, server.memoryBudget());
+      for (int i = 0; i < 5; i++) {
+        client.send("a", Fixtures.userMessage("s", "m" + i)).join();
+      }
+      FramePage page = client.poll("a", PollRequest.channel(SessionKey.HOST_CHANNEL, 0, 0)).join();
+      assertEquals(3, page.frames().size(), "the budget's ring frames bound the default store: " + page);
+    }
+  }
+
+  @Test
+  void maxWaitsAlone_cutsThePerInstanceDefault_andTimeoutsAreSetOneByOne() throws Exception {
+    try (TetherServer server = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("w.sock")))
+        .workspaces(dir.resolve("ws")).maxWaits(100).requestIdleTimeout(java.time.Duration.ofSeconds(40)).start()) {
+      assertTrue(server.describeLimits().contains("waits 100 (100 per instance)"), server.describeLimits());
+      assertTrue(server.describeLimits().contains("header timeout 10 s"), server.describeLimits());
+      assertTrue(server.describeLimits().contains("request idle timeout 40 s"), server.describeLimits());
+    }
+    IllegalArgumentException idle = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder()
+        .listen(new HostAddress.Unix(dir.resolve("x.sock"))).requestIdleTimeout(java.time.Duration.ofSeconds(5)).start());
+    assertTrue(idle.getMessage().contains("requestIdleTimeout"), idle.getMessage());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.tether.server.internal;
 
+import dev.tether.server.MemoryBudget;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -29,6 +30,11 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
     Duration requestIdleTimeout, int maxConnections, int maxHeadConnections, long instanceDiskBytes) {
   /** The longest a long-poll waits: a request idle timeout must leave room for it. */
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
+  public static final int DEFAULT_MAX_WAITS = 4096;
+  public static final int DEFAULT_MAX_WAITS_PER_INSTANCE = 2048;
+  public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_REQUEST_IDLE_TIMEOUT = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_CONNECTIONS = 4096;
 
   public Bounds {
     requirePositive("ingressBytes", ingressBytes);
@@ -56,15 +62,15 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
   }
 
   /**
-   * A quarter of the heap for bodies (at least 64 MiB), an eighth for answers (at least 32 MiB),
-   * 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections of which
+   * The {@link MemoryBudget#forThisHeap() memory budget's} bodies and answers (a quarter and an
+   * eighth of the heap), 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections of which
    * {@link #defaultHeadConnections(int) half} in their head, 256 MiB on disk per instance.
    */
   public static Bounds defaults() {
-    long heap = Runtime.getRuntime().maxMemory();
-    return new Bounds(Math.max(64L << 20, heap / 4), Math.max(32L << 20, heap / 8), 4096, 2048, Duration.ofSeconds(10),
-        Duration.ofSeconds(60), 4096, defaultHeadConnections(4096),
-        DiskBudget.DEFAULT_BYTES);
+    MemoryBudget memory = MemoryBudget.forThisHeap();
+    return new Bounds(memory.ingressBytes(), memory.egressBytes(), DEFAULT_MAX_WAITS, DEFAULT_MAX_WAITS_PER_INSTANCE,
+        DEFAULT_HEADER_TIMEOUT, DEFAULT_REQUEST_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+        defaultHeadConnections(DEFAULT_MAX_CONNECTIONS), DiskBudget.DEFAULT_BYTES);
   }
 
   /** The default cap on connections in their head: half of {@code maxConnections}, at least 1. */

@@ -237,9 +237,9 @@ public final class Daemon implements AutoCloseable {
     return BearerAuth.newToken();
   }
 
-  /** A quarter of the heap, at least 64 MiB. */
+  /** The default ingress budget: the {@link dev.tether.server.MemoryBudget memory budget's}, a quarter of the heap. */
   public static long defaultIngressBytes() {
-    return Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+    return Bounds.defaults().ingressBytes();
   }
 
   /** Makes a freshly bound socket file owner-only; a seam so tests can make it fail. */

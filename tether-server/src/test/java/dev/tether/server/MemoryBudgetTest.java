@@ -1,4 +1,4 @@
-package dev.tether.cli;
+package dev.tether.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +7,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import org.junit.jupiter.api.Test;
 
-/** The documented rule from the heap to serve's limits, and flags overriding it. */
+/** The documented rule from the heap to the server's limits (serve's too), and settings overriding it. */
 class MemoryBudgetTest {
   private static final long MIB = 1L << 20;
 
