@@ -189,7 +189,7 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
-  private boolean route(Request request, Response response, Callback callback, boolean authenticated) {
+  private boolean route(Request request, Response response, Callback callback, boolean authenticated) throws Exception {
     // null: every route (the host token, the Unix socket, the console); else the one instance an
     // instance token opens.
     String scope = null;
@@ -224,155 +224,101 @@ final class TetherHandler extends Handler.Abstract {
           "the path or query has a malformed percent-encoding or is not UTF-8"));
     }
     String method = request.getMethod();
-    if (("/v1/health".equals(path) || "/v1/ready".equals(path)) && !"GET".equals(method) && !"HEAD".equals(method)) {
-      return notAllowed(response, callback, "GET, HEAD"); // TRACE and the like included
-    }
-    if ("/v1/health".equals(path)) {
-      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
-    }
-    if ("/v1/ready".equals(path)) {
-      return ReadyRoute.answer(readiness(), response, callback);
-    }
-    String[] parts = path.split("/", -1);
-    if (scope != null && !scopeAllows(scope, parts, method)) {
+    RouteTable.Lookup at = ApiRoutes.TABLE.find(path);
+    RouteTable.Caller caller = authenticated ? RouteTable.Caller.CONSOLE : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
+    if (!at.permits(caller, method, scope)) {
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
-          "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
+          caller == RouteTable.Caller.CONSOLE ? "the console reads and sends only; tokens are managed with the host token"
+              : "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
     }
-    if (parts.length >= 3 && parts.length <= 4 && parts[0].isEmpty() && "v1".equals(parts[1]) && "tokens".equals(parts[2])) {
-      if (authenticated) {
-        // The console's token reads and sends; minting or revoking tokens is the host token's alone.
-        return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
-            "the console reads and sends only; tokens are managed with the host token"));
-      }
-      return tokenRoute(parts.length == 4 ? parts[3] : null, method, request, response, callback);
+    // Every route below an instance names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
+    InstanceRegistry.Entry entry = at.belowInstance() ? registry.require(at.instance()) : null;
+    RouteTable.Route row = at.route(method);
+    if (row == null) {
+      return at.exact() ? notAllowed(response, callback, at.allow()) : noSuchEndpoint(response, callback, path);
     }
-    // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
-    if (parts.length < 3 || parts.length > 6 || !parts[0].isEmpty() || !"v1".equals(parts[1])
-        || !"instances".equals(parts[2]) || (parts.length > 3 && parts[3].isEmpty())) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    if (parts.length == 3) {
-      return "GET".equals(method) ? reply(response, callback, instances.list()) : notAllowed(response, callback, "GET");
-    }
-    String instance = parts[3];
-    if (parts.length == 4) {
-      return instanceRoute(instance, method, scope == null, request, response, callback);
-    }
-    // Every other route names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
-    InstanceRegistry.Entry entry = registry.require(instance);
-    String resource = parts[4];
-    String action = parts.length >= 6 ? parts[5] : null;
-    if ("blob".equals(resource)) {
-      if (action == null && parts.length == 5) {
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "POST");
-        }
-        uploadBlob(entry, request, response, callback);
-        return true;
-      }
-      if (action != null && !action.isEmpty()) {
-        return "GET".equals(method) ? downloadBlob(entry, action, response, callback) : notAllowed(response, callback, "GET");
-      }
-      return noSuchEndpoint(response, callback, path);
-    }
-    if ("attachments".equals(resource)) {
-      return attachmentRoute(entry, action, parts.length, method, request, response, callback, path);
-    }
-    if (!"tether".equals(resource)) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    switch (action == null ? "" : action) {
-      case "" -> {
-        if (parts.length == 6) {
-          return noSuchEndpoint(response, callback, path);
-        }
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "POST");
-        }
-        ingress(entry, request, response, callback);
-      }
-      case "watermark" -> {
-        String channel = Request.extractQueryParameters(request).getValue("channel");
-        if ("GET".equals(method)) {
-          return reply(response, callback, instances.watermark(instance, channel));
-        }
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "GET, POST");
-        }
-        readSmallBody(request, response, callback, body -> instances.setWatermark(instance, channel, body));
-      }
-      case "poll", "stream" -> {
-        if (!"GET".equals(method)) {
-          return notAllowed(response, callback, "GET");
-        }
-        Fields fields = Request.extractQueryParameters(request);
-        PollParams params;
-        try {
-          params = PollParams.parse(fields::getValues, null, null);
-        } catch (IllegalArgumentException e) {
-          return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
-        }
-        if ("poll".equals(action)) {
-          poll(instance, grantId, params, fields, request, response, callback);
-        } else {
-          stream(instance, grantId, params, fields, request, response, callback);
-        }
-      }
-      default -> {
-        return noSuchEndpoint(response, callback, path);
-      }
-    }
+    row.action().run(this, new RouteTable.Call(row, at, request, response, callback, grantId, caller, entry));
     return true;
   }
 
-  /** Whether an instance token for {@code scope} may take this route: its own instance's info, tether and blob routes. */
-  private static boolean scopeAllows(String scope, String[] parts, String method) {
-    if (parts.length < 4 || !parts[0].isEmpty() || !"v1".equals(parts[1]) || !"instances".equals(parts[2]) || !scope.equals(parts[3])) {
-      return false;
-    }
-    return parts.length == 4 ? "GET".equals(method)
-        : "tether".equals(parts[4]) || "blob".equals(parts[4]) || "attachments".equals(parts[4]);
+  void health(RouteTable.Call c) {
+    send(c.response(), c.callback(), 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** {@code POST|GET /v1/tokens}, {@code DELETE /v1/tokens/{id}}: host access only (checked by the caller). */
-  private boolean tokenRoute(String id, String method, Request request, Response response, Callback callback) {
-    if (id == null) {
-      if ("GET".equals(method)) {
-        return reply(response, callback, tokenRoutes.list());
-      }
-      if (!"POST".equals(method)) {
-        return notAllowed(response, callback, "GET, POST");
-      }
-      readSmallBody(request, response, callback, tokenRoutes::mint);
-      return true;
-    }
-    return "DELETE".equals(method) ? replyIo(response, callback, () -> tokenRoutes.revoke(id)) : notAllowed(response, callback, "DELETE");
+  void ready(RouteTable.Call c) {
+    ReadyRoute.answer(readiness(), c.response(), c.callback());
   }
 
-  /** {@code GET|PUT|DELETE /v1/instances/{id}}. */
-  private boolean instanceRoute(String instance, String method, boolean hostPaths, Request request, Response response,
-      Callback callback) {
-    switch (method) {
-      case "GET" -> {
-        return reply(response, callback, instances.get(instance, hostPaths));
+  void listTokens(RouteTable.Call c) {
+    reply(c.response(), c.callback(), tokenRoutes.list());
+  }
+
+  void mintToken(RouteTable.Call c) {
+    readSmallBody(c.request(), c.response(), c.callback(), tokenRoutes::mint);
+  }
+
+  void revokeToken(RouteTable.Call c) {
+    replyIo(c.response(), c.callback(), () -> tokenRoutes.revoke(c.param("id")));
+  }
+
+  void listInstances(RouteTable.Call c) {
+    reply(c.response(), c.callback(), instances.list());
+  }
+
+  /** An instance token gets its instance without {@code workspace}, a host path. */
+  void getInstance(RouteTable.Call c) {
+    reply(c.response(), c.callback(), instances.get(c.instance(), c.caller() != RouteTable.Caller.INSTANCE));
+  }
+
+  void putInstance(RouteTable.Call c) {
+    readSmallBody(c.request(), c.response(), c.callback(), body -> instances.put(c.instance(), body));
+  }
+
+  void deleteInstance(RouteTable.Call c) {
+    String instance = c.instance();
+    replyIo(c.response(), c.callback(), () -> {
+      InstanceRegistry.Entry gone = registry.find(instance).orElse(null);
+      Reply deleted = instances.delete(instance);
+      if (gone != null) {
+        attachments.removeInstance(gone); // a re-created id must not find these (also fenced by generation)
       }
-      case "DELETE" -> {
-        return replyIo(response, callback, () -> {
-          InstanceRegistry.Entry gone = registry.find(instance).orElse(null);
-          Reply deleted = instances.delete(instance);
-          if (gone != null) {
-            attachments.removeInstance(gone); // a re-created id must not find these (also fenced by generation)
-          }
-          return deleted;
-        });
-      }
-      case "PUT" -> {
-        readSmallBody(request, response, callback, body -> instances.put(instance, body));
-        return true;
-      }
-      default -> {
-        return notAllowed(response, callback, "GET, PUT, DELETE");
-      }
+      return deleted;
+    });
+  }
+
+  void watermark(RouteTable.Call c) {
+    String channel = Request.extractQueryParameters(c.request()).getValue("channel");
+    reply(c.response(), c.callback(), instances.watermark(c.instance(), channel));
+  }
+
+  void setWatermark(RouteTable.Call c) {
+    String channel = Request.extractQueryParameters(c.request()).getValue("channel");
+    readSmallBody(c.request(), c.response(), c.callback(), body -> instances.setWatermark(c.instance(), channel, body));
+  }
+
+  void poll(RouteTable.Call c) {
+    Fields fields = Request.extractQueryParameters(c.request());
+    PollParams params = pollParams(c, fields);
+    if (params != null) {
+      poll(c.instance(), c.grantId(), params, fields, c.request(), c.response(), c.callback());
+    }
+  }
+
+  void stream(RouteTable.Call c) {
+    Fields fields = Request.extractQueryParameters(c.request());
+    PollParams params = pollParams(c, fields);
+    if (params != null) {
+      stream(c.instance(), c.grantId(), params, fields, c.request(), c.response(), c.callback());
+    }
+  }
+
+  /** The poll's or stream's parameters, or null after a 400. */
+  private static PollParams pollParams(RouteTable.Call c, Fields fields) {
+    try {
+      return PollParams.parse(fields::getValues, null, null);
+    } catch (IllegalArgumentException e) {
+      send(c.response(), c.callback(), ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
+      return null;
     }
   }
 
@@ -397,7 +343,11 @@ final class TetherHandler extends Handler.Abstract {
     });
   }
 
-  private void uploadBlob(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
+  void uploadBlob(RouteTable.Call c) {
+    InstanceRegistry.Entry entry = c.entry();
+    Request request = c.request();
+    Response response = c.response();
+    Callback callback = c.callback();
     dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     int max = Math.toIntExact(validator.limits().maxImageBytes());
     readUpload(request, response, callback, max,
@@ -440,64 +390,65 @@ final class TetherHandler extends Handler.Abstract {
     });
   }
 
+  private static dev.tether.api.SessionKey session(RouteTable.Call c) {
+    Fields q = Request.extractQueryParameters(c.request());
+    return AttachmentRoutes.session(q.getValue("channel"), q.getValue("session_id"));
+  }
+
   /** {@code .../attachments[/{name}]}: see {@link AttachmentRoutes}. */
-  private boolean attachmentRoute(InstanceRegistry.Entry entry, String name, int depth, String method, Request request,
-      Response response, Callback callback, String path) {
-    if (depth == 6 && (name == null || name.isEmpty())) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    Fields q = Request.extractQueryParameters(request);
-    dev.tether.api.SessionKey session = AttachmentRoutes.session(q.getValue("channel"), q.getValue("session_id"));
-    if (depth == 5) {
-      if ("GET".equals(method)) {
-        return replyIo(response, callback, () -> AttachmentRoutes.list(attachments, entry, session));
-      }
-      if (!"POST".equals(method)) {
-        return notAllowed(response, callback, "GET, POST");
-      }
-      uploadAttachment(entry, session, AttachmentRoutes.uploadName(q.getValue("name")), request, response, callback);
-      return true;
-    }
-    if ("DELETE".equals(method)) {
-      return replyIo(response, callback, () -> AttachmentRoutes.delete(attachments, entry, session, name));
-    }
-    if (!"GET".equals(method)) {
-      return notAllowed(response, callback, "GET, DELETE");
-    }
+  void listAttachments(RouteTable.Call c) {
+    dev.tether.api.SessionKey session = session(c);
+    replyIo(c.response(), c.callback(), () -> AttachmentRoutes.list(attachments, c.entry(), session));
+  }
+
+  void deleteAttachment(RouteTable.Call c) {
+    dev.tether.api.SessionKey session = session(c);
+    replyIo(c.response(), c.callback(), () -> AttachmentRoutes.delete(attachments, c.entry(), session, c.param("name")));
+  }
+
+  void downloadAttachment(RouteTable.Call c) {
+    dev.tether.api.SessionKey session = session(c);
+    Response response = c.response();
     AttachmentRoutes.Download d;
     try {
-      d = AttachmentRoutes.download(attachments, entry, session, name);
+      d = AttachmentRoutes.download(attachments, c.entry(), session, c.param("name"));
     } catch (java.io.IOException e) {
-      fail(response, callback, e);
-      return true;
+      fail(response, c.callback(), e);
+      return;
     }
     response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
     response.getHeaders().put("Content-Disposition", "attachment");
     response.getHeaders().put("X-Content-Type-Options", "nosniff");
     // Streamed from the open file in windows under the egress budget, never read whole.
-    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, request, response,
-        executor, requestIdleTimeout, callback);
-    return true;
+    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, c.request(), response,
+        executor, requestIdleTimeout, c.callback());
   }
 
   /** {@code GET .../blob/{key}}: the verified bytes, reserved from the egress budget until written (see {@link BlobRoutes#download}). */
-  private boolean downloadBlob(InstanceRegistry.Entry entry, String key, Response response, Callback callback) {
+  void downloadBlob(RouteTable.Call c) {
+    Response response = c.response();
+    Callback callback = c.callback();
     BlobRoutes.Download d;
     try {
-      d = BlobRoutes.download(blobs, entry, key, egressBudget);
+      d = BlobRoutes.download(blobs, c.entry(), c.param("key"), egressBudget);
     } catch (java.io.IOException e) {
       fail(response, callback, e);
-      return true;
+      return;
     }
     if (d.reply().status() == 503) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
     }
-    return reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
+    reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
   }
 
   /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
-  private void uploadAttachment(InstanceRegistry.Entry entry, dev.tether.api.SessionKey session, String name, Request request,
-      Response response, Callback callback) {
+  void uploadAttachment(RouteTable.Call c) {
+    dev.tether.api.SessionKey session = session(c);
+    String name = AttachmentRoutes.uploadName(Request.extractQueryParameters(c.request()).getValue("name"));
+    InstanceRegistry.Entry entry = c.entry();
+    Request request = c.request();
+    Response response = c.response();
+    Callback callback = c.callback();
     String mimeType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     int max = Math.toIntExact(attachments.maxBytes());
     readUpload(request, response, callback, max,
@@ -544,7 +495,11 @@ final class TetherHandler extends Handler.Abstract {
     return slots.held(instance);
   }
 
-  private void ingress(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
+  void ingress(RouteTable.Call c) {
+    InstanceRegistry.Entry entry = c.entry();
+    Request request = c.request();
+    Response response = c.response();
+    Callback callback = c.callback();
     String refused = Encodings.refusal(request.getHeaders());
     if (refused != null) {
       int status = refused.startsWith("Content-Encoding") ? 415 : 501;
