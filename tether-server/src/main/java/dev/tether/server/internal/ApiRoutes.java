@@ -32,16 +32,16 @@ final class ApiRoutes {
       new Route("PUT", "/v1/instances/{id}", HOST_ONLY, TetherHandler::putInstance),
       new Route("DELETE", "/v1/instances/{id}", HOST_ONLY, TetherHandler::deleteInstance),
       new Route("POST", "/v1/instances/{id}/tether", ANYONE, TetherHandler::ingress),
-      new Route("GET", "/v1/instances/{id}/tether/poll", ANYONE, TetherHandler::poll),
-      new Route("GET", "/v1/instances/{id}/tether/stream", ANYONE, TetherHandler::stream),
+      new Route("GET", "/v1/instances/{id}/tether/poll", ANYONE, (h, c) -> h.waitRoutes.poll(c)),
+      new Route("GET", "/v1/instances/{id}/tether/stream", ANYONE, (h, c) -> h.waitRoutes.stream(c)),
       new Route("GET", "/v1/instances/{id}/tether/watermark", ANYONE, TetherHandler::watermark),
       new Route("POST", "/v1/instances/{id}/tether/watermark", ANYONE, TetherHandler::setWatermark),
-      new Route("POST", "/v1/instances/{id}/blob", ANYONE, TetherHandler::uploadBlob),
-      new Route("GET", "/v1/instances/{id}/blob/{key}", ANYONE, TetherHandler::downloadBlob),
-      new Route("GET", "/v1/instances/{id}/attachments", ANYONE, TetherHandler::listAttachments),
-      new Route("POST", "/v1/instances/{id}/attachments", ANYONE, TetherHandler::uploadAttachment),
-      new Route("GET", "/v1/instances/{id}/attachments/{name}", ANYONE, TetherHandler::downloadAttachment),
-      new Route("DELETE", "/v1/instances/{id}/attachments/{name}", NOT_CONSOLE, TetherHandler::deleteAttachment)));
+      new Route("POST", "/v1/instances/{id}/blob", ANYONE, (h, c) -> h.files.uploadBlob(c)),
+      new Route("GET", "/v1/instances/{id}/blob/{key}", ANYONE, (h, c) -> h.files.downloadBlob(c)),
+      new Route("GET", "/v1/instances/{id}/attachments", ANYONE, (h, c) -> h.files.listAttachments(c)),
+      new Route("POST", "/v1/instances/{id}/attachments", ANYONE, (h, c) -> h.files.uploadAttachment(c)),
+      new Route("GET", "/v1/instances/{id}/attachments/{name}", ANYONE, (h, c) -> h.files.downloadAttachment(c)),
+      new Route("DELETE", "/v1/instances/{id}/attachments/{name}", NOT_CONSOLE, (h, c) -> h.files.deleteAttachment(c))));
 
   private ApiRoutes() {}
 }
