@@ -1,5 +1,13 @@
 package dev.tether.server.internal;
 
+import static dev.tether.server.internal.Answers.codeOf;
+import static dev.tether.server.internal.Answers.noSuchEndpoint;
+import static dev.tether.server.internal.Answers.notAllowed;
+import static dev.tether.server.internal.Answers.reply;
+import static dev.tether.server.internal.Answers.send;
+import static dev.tether.server.internal.Answers.unwrap;
+import static dev.tether.server.internal.Answers.write;
+
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MsgIds;
@@ -9,22 +17,16 @@ import dev.tether.api.internal.ApiInternals;
 import dev.tether.images.FrameValidator;
 import dev.tether.store.QueryResult;
 import dev.tether.store.TetherStore;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 
 /**
  * The tether HTTP API over a {@link TetherStore}.
@@ -40,7 +42,9 @@ import org.eclipse.jetty.util.Fields;
  * filed in {@link Grants} under its instance and the instance token that let it in, so revoking
  * the token or deleting the instance ends it at once (401 or 404 for a poll, the last chunk for a
  * stream). The path and query are decoded once, up front: a malformed encoding is 400
- * {@code INVALID_ARGUMENT}, never a server failure.
+ * {@code INVALID_ARGUMENT}, never a server failure. Which route a path is, who may take it, its
+ * methods (405 with {@code Allow}) and its handler are one row of {@link ApiRoutes#TABLE}; the
+ * waiting routes live in {@link WaitRoutes}, the file routes in {@link FileRoutes}.
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns
@@ -65,7 +69,6 @@ final class TetherHandler extends Handler.Abstract {
   private final FrameValidator validator;
   private final BearerAuth auth; // null: no authentication (Unix socket)
   private static final int SMALL_BODY_BYTES = 64 * 1024;
-  private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private final InstanceTokens tokens;
   private final Blobs blobs;
   private final AttachmentStore attachments;
@@ -76,11 +79,12 @@ final class TetherHandler extends Handler.Abstract {
   private final DiskBudget disk;
   private final WaitSlots slots;
   private final Grants grants;
-  private final FailureLog failures = new FailureLog();
+  private final Answers answers = new Answers();
+  final WaitRoutes waitRoutes;
+  final FileRoutes files;
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
   private volatile dev.tether.server.ServerListener listener = dev.tether.server.ServerListener.NONE;
-  private final java.util.concurrent.atomic.AtomicInteger streams = new java.util.concurrent.atomic.AtomicInteger();
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
     this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
@@ -112,6 +116,9 @@ final class TetherHandler extends Handler.Abstract {
     this.registry = registry;
     this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens, grants);
     this.validator = validator;
+    this.waitRoutes = new WaitRoutes(store, registry, blobs, slots, grants, egressBudget, answers, () -> executor, () -> shuttingDown);
+    this.files = new FileRoutes(blobs, attachments, disk, ingressBudget, egressBudget, validator.limits().maxImageBytes(),
+        requestIdleTimeout, answers, () -> executor);
     this.auth = token == null ? null : new BearerAuth(token);
   }
 
@@ -130,7 +137,7 @@ final class TetherHandler extends Handler.Abstract {
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
   dev.tether.server.ServerStats stats() {
-    int open = streams.get();
+    int open = waitRoutes.streams();
     return new dev.tether.server.ServerStats(Math.max(0, slots.held() - open), open, ingressBudget.reserved(),
         ingressBudget.maxBytes(), egressBudget.reserved(), egressBudget.maxBytes());
   }
@@ -150,19 +157,19 @@ final class TetherHandler extends Handler.Abstract {
   /** Refuses new requests and answers every wait in progress at once. */
   void beginShutdown() {
     shuttingDown = true;
-    for (CompletableFuture<QueryResult> w : waits) {
+    for (CompletableFuture<QueryResult> w : waitRoutes.waits()) {
       w.cancel(false);
     }
   }
 
   /** The server's own failures so far (logged or rate-limited), for tests. */
   long failures() {
-    return failures.total();
+    return answers.failures();
   }
 
   /** Waits in progress (long-polls and streams), for tests and the load report. */
   int waitsInProgress() {
-    return waits.size();
+    return waitRoutes.waits().size();
   }
 
   @Override
@@ -170,7 +177,7 @@ final class TetherHandler extends Handler.Abstract {
     try {
       return route(request, response, callback, false);
     } catch (Throwable e) {
-      fail(response, callback, e);
+      answers.fail(response, callback, e);
       return true;
     }
   }
@@ -184,12 +191,12 @@ final class TetherHandler extends Handler.Abstract {
     try {
       return route(request, response, callback, true);
     } catch (Throwable e) {
-      fail(response, callback, e);
+      answers.fail(response, callback, e);
       return true;
     }
   }
 
-  private boolean route(Request request, Response response, Callback callback, boolean authenticated) {
+  private boolean route(Request request, Response response, Callback callback, boolean authenticated) throws Exception {
     // null: every route (the host token, the Unix socket, the console); else the one instance an
     // instance token opens.
     String scope = null;
@@ -224,160 +231,80 @@ final class TetherHandler extends Handler.Abstract {
           "the path or query has a malformed percent-encoding or is not UTF-8"));
     }
     String method = request.getMethod();
-    if (("/v1/health".equals(path) || "/v1/ready".equals(path)) && !"GET".equals(method) && !"HEAD".equals(method)) {
-      return notAllowed(response, callback, "GET, HEAD"); // TRACE and the like included
-    }
-    if ("/v1/health".equals(path)) {
-      return send(response, callback, 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
-    }
-    if ("/v1/ready".equals(path)) {
-      return ReadyRoute.answer(readiness(), response, callback);
-    }
-    String[] parts = path.split("/", -1);
-    if (scope != null && !scopeAllows(scope, parts, method)) {
+    RouteTable.Lookup at = ApiRoutes.TABLE.find(path);
+    RouteTable.Caller caller = authenticated ? RouteTable.Caller.CONSOLE : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
+    if (!at.permits(caller, method, scope)) {
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
-          "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
+          caller == RouteTable.Caller.CONSOLE ? "the console reads and sends only; tokens are managed with the host token"
+              : "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
     }
-    if (parts.length >= 3 && parts.length <= 4 && parts[0].isEmpty() && "v1".equals(parts[1]) && "tokens".equals(parts[2])) {
-      if (authenticated) {
-        // The console's token reads and sends; minting or revoking tokens is the host token's alone.
-        return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
-            "the console reads and sends only; tokens are managed with the host token"));
-      }
-      return tokenRoute(parts.length == 4 ? parts[3] : null, method, request, response, callback);
+    // Every route below an instance names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
+    InstanceRegistry.Entry entry = at.belowInstance() ? registry.require(at.instance()) : null;
+    RouteTable.Route row = at.route(method);
+    if (row == null) {
+      return at.exact() ? notAllowed(response, callback, at.allow()) : noSuchEndpoint(response, callback, path);
     }
-    // "", "v1", "instances" [, id [, "tether" [, "poll" | "stream" | "watermark"] | "blob" [, key]]]
-    if (parts.length < 3 || parts.length > 6 || !parts[0].isEmpty() || !"v1".equals(parts[1])
-        || !"instances".equals(parts[2]) || (parts.length > 3 && parts[3].isEmpty())) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    if (parts.length == 3) {
-      return "GET".equals(method) ? reply(response, callback, instances.list()) : notAllowed(response, callback, "GET");
-    }
-    String instance = parts[3];
-    if (parts.length == 4) {
-      return instanceRoute(instance, method, scope == null, request, response, callback);
-    }
-    // Every other route names a registered instance: 404 INSTANCE_NOT_FOUND before anything else.
-    InstanceRegistry.Entry entry = registry.require(instance);
-    String resource = parts[4];
-    String action = parts.length >= 6 ? parts[5] : null;
-    if ("blob".equals(resource)) {
-      if (action == null && parts.length == 5) {
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "POST");
-        }
-        uploadBlob(entry, request, response, callback);
-        return true;
-      }
-      if (action != null && !action.isEmpty()) {
-        return "GET".equals(method) ? downloadBlob(entry, action, response, callback) : notAllowed(response, callback, "GET");
-      }
-      return noSuchEndpoint(response, callback, path);
-    }
-    if ("attachments".equals(resource)) {
-      return attachmentRoute(entry, action, parts.length, method, request, response, callback, path);
-    }
-    if (!"tether".equals(resource)) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    switch (action == null ? "" : action) {
-      case "" -> {
-        if (parts.length == 6) {
-          return noSuchEndpoint(response, callback, path);
-        }
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "POST");
-        }
-        ingress(entry, request, response, callback);
-      }
-      case "watermark" -> {
-        String channel = Request.extractQueryParameters(request).getValue("channel");
-        if ("GET".equals(method)) {
-          return reply(response, callback, instances.watermark(instance, channel));
-        }
-        if (!"POST".equals(method)) {
-          return notAllowed(response, callback, "GET, POST");
-        }
-        readSmallBody(request, response, callback, body -> instances.setWatermark(instance, channel, body));
-      }
-      case "poll", "stream" -> {
-        if (!"GET".equals(method)) {
-          return notAllowed(response, callback, "GET");
-        }
-        Fields fields = Request.extractQueryParameters(request);
-        PollParams params;
-        try {
-          params = PollParams.parse(fields::getValues, null, null);
-        } catch (IllegalArgumentException e) {
-          return send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
-        }
-        if ("poll".equals(action)) {
-          poll(instance, grantId, params, fields, request, response, callback);
-        } else {
-          stream(instance, grantId, params, fields, request, response, callback);
-        }
-      }
-      default -> {
-        return noSuchEndpoint(response, callback, path);
-      }
-    }
+    row.action().run(this, new RouteTable.Call(row, at, request, response, callback, grantId, caller, entry));
     return true;
   }
 
-  /** Whether an instance token for {@code scope} may take this route: its own instance's info, tether and blob routes. */
-  private static boolean scopeAllows(String scope, String[] parts, String method) {
-    if (parts.length < 4 || !parts[0].isEmpty() || !"v1".equals(parts[1]) || !"instances".equals(parts[2]) || !scope.equals(parts[3])) {
-      return false;
-    }
-    return parts.length == 4 ? "GET".equals(method)
-        : "tether".equals(parts[4]) || "blob".equals(parts[4]) || "attachments".equals(parts[4]);
+  void health(RouteTable.Call c) {
+    send(c.response(), c.callback(), 200, ("{\"ok\":true,\"waits\":" + slots.held() + "}\n").getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** {@code POST|GET /v1/tokens}, {@code DELETE /v1/tokens/{id}}: host access only (checked by the caller). */
-  private boolean tokenRoute(String id, String method, Request request, Response response, Callback callback) {
-    if (id == null) {
-      if ("GET".equals(method)) {
-        return reply(response, callback, tokenRoutes.list());
-      }
-      if (!"POST".equals(method)) {
-        return notAllowed(response, callback, "GET, POST");
-      }
-      readSmallBody(request, response, callback, tokenRoutes::mint);
-      return true;
-    }
-    return "DELETE".equals(method) ? replyIo(response, callback, () -> tokenRoutes.revoke(id)) : notAllowed(response, callback, "DELETE");
+  void ready(RouteTable.Call c) {
+    ReadyRoute.answer(readiness(), c.response(), c.callback());
   }
 
-  /** {@code GET|PUT|DELETE /v1/instances/{id}}. */
-  private boolean instanceRoute(String instance, String method, boolean hostPaths, Request request, Response response,
-      Callback callback) {
-    switch (method) {
-      case "GET" -> {
-        return reply(response, callback, instances.get(instance, hostPaths));
+  void listTokens(RouteTable.Call c) {
+    reply(c.response(), c.callback(), tokenRoutes.list());
+  }
+
+  void mintToken(RouteTable.Call c) {
+    readSmallBody(c.request(), c.response(), c.callback(), tokenRoutes::mint);
+  }
+
+  void revokeToken(RouteTable.Call c) {
+    answers.replyIo(c.response(), c.callback(), () -> tokenRoutes.revoke(c.param("id")));
+  }
+
+  void listInstances(RouteTable.Call c) {
+    reply(c.response(), c.callback(), instances.list());
+  }
+
+  /** An instance token gets its instance without {@code workspace}, a host path. */
+  void getInstance(RouteTable.Call c) {
+    reply(c.response(), c.callback(), instances.get(c.instance(), c.caller() != RouteTable.Caller.INSTANCE));
+  }
+
+  void putInstance(RouteTable.Call c) {
+    readSmallBody(c.request(), c.response(), c.callback(), body -> instances.put(c.instance(), body));
+  }
+
+  void deleteInstance(RouteTable.Call c) {
+    String instance = c.instance();
+    answers.replyIo(c.response(), c.callback(), () -> {
+      InstanceRegistry.Entry gone = registry.find(instance).orElse(null);
+      Reply deleted = instances.delete(instance);
+      if (gone != null) {
+        attachments.removeInstance(gone); // a re-created id must not find these (also fenced by generation)
       }
-      case "DELETE" -> {
-        return replyIo(response, callback, () -> {
-          InstanceRegistry.Entry gone = registry.find(instance).orElse(null);
-          Reply deleted = instances.delete(instance);
-          if (gone != null) {
-            attachments.removeInstance(gone); // a re-created id must not find these (also fenced by generation)
-          }
-          return deleted;
-        });
-      }
-      case "PUT" -> {
-        readSmallBody(request, response, callback, body -> instances.put(instance, body));
-        return true;
-      }
-      default -> {
-        return notAllowed(response, callback, "GET, PUT, DELETE");
-      }
-    }
+      return deleted;
+    });
+  }
+
+  void watermark(RouteTable.Call c) {
+    String channel = Request.extractQueryParameters(c.request()).getValue("channel");
+    reply(c.response(), c.callback(), instances.watermark(c.instance(), channel));
+  }
+
+  void setWatermark(RouteTable.Call c) {
+    String channel = Request.extractQueryParameters(c.request()).getValue("channel");
+    readSmallBody(c.request(), c.response(), c.callback(), body -> instances.setWatermark(c.instance(), channel, body));
   }
 
   /** A body of at most {@value #SMALL_BODY_BYTES} bytes (JSON of a registry request), then {@code handler}. */
-  private void readSmallBody(Request request, Response response, Callback callback, IoFunction<byte[], Reply> handler) {
+  private void readSmallBody(Request request, Response response, Callback callback, Answers.IoFunction<byte[], Reply> handler) {
     BodyReader.read(request, SMALL_BODY_BYTES).whenComplete((body, failure) -> {
       try {
         if (failure != null) {
@@ -386,157 +313,15 @@ final class TetherHandler extends Handler.Abstract {
             write(response, 413, ErrorBody.of(ErrorCode.BAD_REQUEST, "this request takes a JSON body of at most " + SMALL_BODY_BYTES + " bytes"),
                 Callback.from(() -> BodyDrainer.drain(request, callback, 1L << 20), callback::failed));
           } else {
-            fail(response, callback, cause);
+            answers.fail(response, callback, cause);
           }
           return;
         }
         reply(response, callback, handler.apply(java.util.Arrays.copyOf(body.buffer(), body.length())));
       } catch (Throwable e) {
-        fail(response, callback, e);
+        answers.fail(response, callback, e);
       }
     });
-  }
-
-  private void uploadBlob(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
-    dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
-    int max = Math.toIntExact(validator.limits().maxImageBytes());
-    readUpload(request, response, callback, max,
-        () -> ErrorBody.of(TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
-            "the image is larger than " + max + " bytes, the limit for one image")),
-        body -> disk.write(entry, body.length(), 0, () -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length())));
-  }
-
-  /**
-   * Reads an upload's body of at most {@code max} bytes within the ingress budget, then answers
-   * with what {@code store} makes of it: 503 (Retry-After) past the budget and 413
-   * ({@code tooLarge}) past {@code max}, in both cases after discarding what the client still sends.
-   */
-  private void readUpload(Request request, Response response, Callback callback, int max,
-      java.util.function.Supplier<byte[]> tooLarge, IoFunction<dev.tether.api.FrameCodec.BoundedBody, Reply> store) {
-    long cost = BodyReader.reservation(request.getLength(), max);
-    if (!ingressBudget.tryReserve(cost)) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      write(response, 503, ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is reading too many large requests at once; retry shortly"),
-          Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
-      return;
-    }
-    BodyReader.read(request, max).whenComplete((body, failure) -> {
-      try {
-        if (failure != null) {
-          Throwable cause = unwrap(failure);
-          if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
-            write(response, 413, tooLarge.get(), Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
-          } else {
-            fail(response, callback, cause);
-          }
-          return;
-        }
-        reply(response, callback, store.apply(body));
-      } catch (Throwable e) {
-        fail(response, callback, e);
-      } finally {
-        ingressBudget.release(cost);
-      }
-    });
-  }
-
-  /** {@code .../attachments[/{name}]}: see {@link AttachmentRoutes}. */
-  private boolean attachmentRoute(InstanceRegistry.Entry entry, String name, int depth, String method, Request request,
-      Response response, Callback callback, String path) {
-    if (depth == 6 && (name == null || name.isEmpty())) {
-      return noSuchEndpoint(response, callback, path);
-    }
-    Fields q = Request.extractQueryParameters(request);
-    dev.tether.api.SessionKey session = AttachmentRoutes.session(q.getValue("channel"), q.getValue("session_id"));
-    if (depth == 5) {
-      if ("GET".equals(method)) {
-        return replyIo(response, callback, () -> AttachmentRoutes.list(attachments, entry, session));
-      }
-      if (!"POST".equals(method)) {
-        return notAllowed(response, callback, "GET, POST");
-      }
-      uploadAttachment(entry, session, AttachmentRoutes.uploadName(q.getValue("name")), request, response, callback);
-      return true;
-    }
-    if ("DELETE".equals(method)) {
-      return replyIo(response, callback, () -> AttachmentRoutes.delete(attachments, entry, session, name));
-    }
-    if (!"GET".equals(method)) {
-      return notAllowed(response, callback, "GET, DELETE");
-    }
-    AttachmentRoutes.Download d;
-    try {
-      d = AttachmentRoutes.download(attachments, entry, session, name);
-    } catch (java.io.IOException e) {
-      fail(response, callback, e);
-      return true;
-    }
-    response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
-    response.getHeaders().put("Content-Disposition", "attachment");
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    // Streamed from the open file in windows under the egress budget, never read whole.
-    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, request, response,
-        executor, requestIdleTimeout, callback);
-    return true;
-  }
-
-  /** {@code GET .../blob/{key}}: the verified bytes, reserved from the egress budget until written (see {@link BlobRoutes#download}). */
-  private boolean downloadBlob(InstanceRegistry.Entry entry, String key, Response response, Callback callback) {
-    BlobRoutes.Download d;
-    try {
-      d = BlobRoutes.download(blobs, entry, key, egressBudget);
-    } catch (java.io.IOException e) {
-      fail(response, callback, e);
-      return true;
-    }
-    if (d.reply().status() == 503) {
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-    }
-    return reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
-  }
-
-  /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
-  private void uploadAttachment(InstanceRegistry.Entry entry, dev.tether.api.SessionKey session, String name, Request request,
-      Response response, Callback callback) {
-    String mimeType = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
-    int max = Math.toIntExact(attachments.maxBytes());
-    readUpload(request, response, callback, max,
-        () -> ErrorBody.of(ErrorCode.UPLOAD_TOO_LARGE, "the attachment is larger than " + max + " bytes, the limit for one attachment"),
-        body -> disk.write(entry, body.length(), AttachmentRoutes.manifestEntryBytes(name, mimeType),
-            () -> AttachmentRoutes.upload(attachments, entry, session, name, mimeType, body.buffer(), body.length())));
-  }
-
-  /** I/O work that answers a request. */
-  @FunctionalInterface
-  interface IoSupplier {
-    Reply get() throws java.io.IOException;
-  }
-
-  /** I/O work on a body that answers a request. */
-  @FunctionalInterface
-  interface IoFunction<T, R> {
-    R apply(T t) throws java.io.IOException;
-  }
-
-  private boolean replyIo(Response response, Callback callback, IoSupplier work) {
-    try {
-      return reply(response, callback, work.get());
-    } catch (java.io.IOException e) {
-      fail(response, callback, e);
-      return true;
-    }
-  }
-
-  private static boolean reply(Response response, Callback callback, Reply r) {
-    response.setStatus(r.status());
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, r.contentType());
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, r.body().length);
-    response.write(true, ByteBuffer.wrap(r.body()), callback);
-    return true;
-  }
-
-  private static boolean noSuchEndpoint(Response response, Callback callback, String path) {
-    return send(response, callback, 404, ErrorBody.of(ErrorCode.NOT_FOUND, "no such endpoint: " + path));
   }
 
   /** Long-polls and streams held on {@code instance}. */
@@ -544,7 +329,11 @@ final class TetherHandler extends Handler.Abstract {
     return slots.held(instance);
   }
 
-  private void ingress(InstanceRegistry.Entry entry, Request request, Response response, Callback callback) {
+  void ingress(RouteTable.Call c) {
+    InstanceRegistry.Entry entry = c.entry();
+    Request request = c.request();
+    Response response = c.response();
+    Callback callback = c.callback();
     String refused = Encodings.refusal(request.getHeaders());
     if (refused != null) {
       int status = refused.startsWith("Content-Encoding") ? 415 : 501;
@@ -588,7 +377,7 @@ final class TetherHandler extends Handler.Abstract {
         send(response, callback, 202, FrameJson.accepted(msgId, session.id(), seq));
       } catch (Throwable e) { // an Error too: the request is answered, never left hanging
         refused(entry.id(), codeOf(e), e.getMessage());
-        fail(response, callback, e);
+        answers.fail(response, callback, e);
       } finally {
         ingressBudget.release(cost);
       }
@@ -607,181 +396,8 @@ final class TetherHandler extends Handler.Abstract {
       write(response, e.code().httpStatus(), ErrorBody.of(e),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
     } else {
-      fail(response, callback, cause); // a body cut short is over already: nothing to drain
+      answers.fail(response, callback, cause); // a body cut short is over already: nothing to drain
     }
-  }
-
-  private void poll(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
-      Callback callback) {
-    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
-    if (view == null) {
-      return;
-    }
-    boolean holdsSlot = params.waitMs() > 0;
-    if (holdsSlot && !slots.tryAcquire(instance)) {
-      busy(response, callback, tooManyWaits(instance));
-      return;
-    }
-    CompletableFuture<QueryResult> wait;
-    try {
-      wait = store.waitForFrames(instance, params.query(), Duration.ofMillis(params.waitMs()));
-    } catch (RuntimeException e) {
-      if (holdsSlot) {
-        slots.release(instance);
-      }
-      throw e;
-    }
-    track(wait, request, instance);
-    // Revoking the token or deleting the instance ends this wait at once, answered with why.
-    java.util.concurrent.atomic.AtomicReference<TetherException> endedBy = new java.util.concurrent.atomic.AtomicReference<>();
-    Grants.Hold hold = wait.isDone() ? null : grants.hold(grantId, instance, why -> {
-      endedBy.set(why);
-      wait.cancel(false);
-    });
-    wait.whenCompleteAsync((result, failure) -> {
-      waits.remove(wait);
-      grants.release(hold);
-      if (holdsSlot) {
-        slots.release(instance);
-      }
-      TetherException ended = endedBy.get();
-      if (ended != null) {
-        if (ended.code() == ErrorCode.UNAUTHORIZED) {
-          response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-        }
-        fail(response, callback, ended);
-        return;
-      }
-      if (failure != null && unwrap(failure) instanceof CancellationException && !shuttingDown
-          && registry.find(instance).isEmpty()) {
-        fail(response, callback, TetherException.of(dev.tether.api.ErrorCode.INSTANCE_NOT_FOUND,
-            "instance '" + instance + "' was deleted while this poll waited"));
-        return;
-      } else if (failure != null && unwrap(failure) instanceof CancellationException) {
-        // Shutdown or client gone: an empty page that keeps the cursor.
-        result = new QueryResult(List.of(), params.query().afterSeq(), true, false, 0);
-      } else if (failure != null) {
-        fail(response, callback, unwrap(failure));
-        return;
-      }
-      answerPage(response, callback, viewed(result, view));
-    }, executor);
-  }
-
-  private static QueryResult viewed(QueryResult result, java.util.function.UnaryOperator<Frame> view) {
-    if (view == STORED_VIEW || result.frames().isEmpty()) {
-      return result;
-    }
-    return new QueryResult(result.frames().stream().map(view).toList(), result.nextSeq(), result.timedOut(), result.gap(), result.oldestSeq());
-  }
-
-  /**
-   * Writes a poll page within the egress budget: the page is built only once its bytes (the
-   * payloads, which the page holds as views until they are written, and their envelopes) are
-   * reserved, and they are given back when the write ends; past the budget the poll gets 503, so
-   * stalled readers cannot pile up answers in the heap.
-   */
-  private void answerPage(Response response, Callback callback, QueryResult result) {
-    Callback written = EgressWrite.reserve(egressBudget, FrameJson.estimate(result), callback);
-    if (written == null) {
-      busy(response, callback, "the server is writing too many large answers at once; retry shortly");
-      return;
-    }
-    AnswerBody page;
-    try {
-      page = FrameJson.pollResult(result);
-    } catch (Throwable t) { // building a page of megabytes can run out of memory: answer anyway
-      fail(response, written, t);
-      return;
-    }
-    write(response, 200, page, written);
-  }
-
-  private String tooManyWaits(String instance) {
-    return slots.held() >= slots.maxTotal()
-        ? "the server holds " + slots.maxTotal() + " long-polls and streams, its limit; retry shortly"
-        : "instance '" + instance + "' has " + slots.maxPerInstance() + " long-polls and streams open, its limit; retry shortly";
-  }
-
-  private static void busy(Response response, Callback callback, String why) {
-    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-    send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, why));
-  }
-
-  /** Frames as the store keeps them. */
-  private static final java.util.function.UnaryOperator<Frame> STORED_VIEW = f -> f;
-
-  /**
-   * The view {@code ?images=} asks for: {@code stored} (the default) as the store keeps frames,
-   * {@code inline} with every blob ref the host can read put inline; null (after a 400) otherwise.
-   */
-  private java.util.function.UnaryOperator<Frame> imagesView(String instance, Fields fields, Response response, Callback callback) {
-    String images = fields.getValue("images");
-    if (images != null && !images.equals("inline") && !images.equals("stored")) {
-      send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "images must be 'stored' (default) or 'inline' but was '" + images + "'"));
-      return null;
-    }
-    return "inline".equals(images)
-        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs)
-        : STORED_VIEW;
-  }
-
-  private void stream(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
-      Callback callback) {
-    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
-    if (view == null) {
-      return;
-    }
-    if (!slots.tryAcquire(instance)) {
-      busy(response, callback, tooManyWaits(instance));
-      return;
-    }
-    streams.incrementAndGet();
-    java.util.concurrent.atomic.AtomicReference<Grants.Hold> hold = new java.util.concurrent.atomic.AtomicReference<>();
-    Callback done = releasing(callback, () -> {
-      grants.release(hold.get());
-      streams.decrementAndGet();
-      slots.release(instance);
-    });
-    long start;
-    try {
-      start = params.afterSeqGiven() ? params.query().afterSeq() : store.lastSeq(instance);
-    } catch (RuntimeException e) {
-      fail(response, done, e);
-      return;
-    }
-    response.setStatus(200);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson");
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    NdjsonStream stream = new NdjsonStream(store, executor, waits, () -> shuttingDown, instance, params.query(), view,
-        egressBudget, request, response, done);
-    // Revoking the token or deleting the instance ends the stream at once (see NdjsonStream#end).
-    hold.set(grants.hold(grantId, instance, why -> stream.end()));
-    // Commit the headers now, so the client knows the stream is open before the first frame.
-    response.write(false, ByteBuffer.allocate(0), Callback.from(() -> stream.next(start), done::failed));
-  }
-
-  /** {@code callback}, running {@code release} first when it completes either way. */
-  private static Callback releasing(Callback callback, Runnable release) {
-    return new Callback() {
-      private final java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-
-      @Override
-      public void succeeded() {
-        if (once.compareAndSet(false, true)) {
-          release.run();
-        }
-        callback.succeeded();
-      }
-
-      @Override
-      public void failed(Throwable x) {
-        if (once.compareAndSet(false, true)) {
-          release.run();
-        }
-        callback.failed(x);
-      }
-    };
   }
 
   /** Checks every blob ref of an ingress frame against the instance's blob store (see {@link BlobFiles}). */
@@ -797,87 +413,4 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
-  private void track(CompletableFuture<QueryResult> wait, Request request, String instance) {
-    if (wait.isDone()) {
-      return;
-    }
-    waits.add(wait);
-    request.addFailureListener(t -> wait.cancel(false));
-    if (shuttingDown) {
-      wait.cancel(false);
-    }
-  }
-
-  private static boolean notAllowed(Response response, Callback callback, String allowed) {
-    response.getHeaders().put(HttpHeader.ALLOW, allowed);
-    return send(response, callback, ErrorCode.METHOD_NOT_ALLOWED.httpStatus(), ErrorBody.of(ErrorCode.METHOD_NOT_ALLOWED, "use " + allowed + " here"));
-  }
-
-  /**
-   * Answers a failed request. Client faults ({@link TetherException}, bad parameters) are answered
-   * and not logged; the server's own failures are logged through {@link FailureLog} (one stack
-   * trace, then rate-limited lines) and answered 503 when memory ran out (retrying later can
-   * succeed), else 500.
-   */
-  private void fail(Response response, Callback callback, Throwable failure) {
-    if (failure instanceof TetherException e) {
-      send(response, callback, e.code().httpStatus(), ErrorBody.of(e));
-    } else if (failure instanceof IllegalArgumentException e) {
-      send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
-    } else if (failure instanceof dev.tether.store.StoreUnavailableException e) {
-      // NATS unreachable or a stream leader election under way: retry later, not a server bug.
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, e.getMessage()));
-    } else if (failure instanceof OutOfMemoryError) {
-      failures.log("out of memory answering a request", failure);
-      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, "the server is out of memory; retry later"));
-    } else {
-      // The log has the detail (once, then rate-limited); the answer names nothing of the server's
-      // insides: no exception class, no path.
-      failures.log("request failed", failure);
-      send(response, callback, ErrorCode.INTERNAL.httpStatus(), ErrorBody.of(ErrorCode.INTERNAL,
-          "the server failed to answer this request; its log has the details"));
-    }
-  }
-
-  /** The code {@link #fail} answers {@code failure} with. */
-  private static ErrorCode codeOf(Throwable failure) {
-    if (failure instanceof TetherException e) {
-      return e.code();
-    }
-    if (failure instanceof IllegalArgumentException) {
-      return ErrorCode.INVALID_ARGUMENT;
-    }
-    if (failure instanceof dev.tether.store.StoreUnavailableException || failure instanceof OutOfMemoryError) {
-      return ErrorCode.UNAVAILABLE;
-    }
-    return ErrorCode.INTERNAL;
-  }
-
-  private static boolean send(Response response, Callback callback, int status, byte[] body) {
-    write(response, status, body, callback);
-    return true;
-  }
-
-  private static void write(Response response, int status, byte[] body, Callback written) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-    response.write(true, ByteBuffer.wrap(body), written);
-  }
-
-  private static void write(Response response, int status, AnswerBody body, Callback written) {
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length());
-    SlicedWrite.write(response, true, body, written);
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
-  }
 }
