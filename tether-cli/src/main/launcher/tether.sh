@@ -4,4 +4,17 @@
 # TETHER_JAVA_OPTS (e.g. -Xmx1g) are honoured. A process that runs out of heap exits (status 3)
 # instead of limping on with threads that died mid-request, so a supervisor can restart it;
 # TETHER_JAVA_OPTS=-XX:-ExitOnOutOfMemoryError turns that off.
-exec "${JAVA:-java}" -XX:+ExitOnOutOfMemoryError ${TETHER_JAVA_OPTS:-} -jar "$0" "$@"
+#
+# Start-up: the build leaves a class-data archive beside this file (tether.jsa); a JVM that cannot
+# use it (another JDK, a moved or rebuilt launcher) ignores it without a word. The one-shot
+# commands (validate, convert) run on the client compiler and the serial collector: they end
+# before the optimising compiler or G1's threads would pay for themselves.
+opts=-XX:+ExitOnOutOfMemoryError
+case "${1:-}" in
+  validate|convert) opts="$opts -XX:TieredStopAtLevel=1 -XX:+UseSerialGC" ;;
+esac
+if [ -r "$0.jsa" ]; then
+  exec "${JAVA:-java}" -XX:SharedArchiveFile="$0.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
+    $opts ${TETHER_JAVA_OPTS:-} -jar "$0" "$@"
+fi
+exec "${JAVA:-java}" $opts ${TETHER_JAVA_OPTS:-} -jar "$0" "$@"

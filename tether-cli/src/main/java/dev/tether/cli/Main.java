@@ -1,5 +1,14 @@
 package dev.tether.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,44 +21,63 @@ import picocli.CommandLine.Command;
  * JDK parsing would have to re-implement for five commands. Everything a command reports about
  * its progress or failure goes to stderr; stdout carries only results (a converted request, the
  * MCP protocol).
+ *
+ * <p>Start-up is part of the interface: a host agent spawns {@code tether mcp} or {@code tether
+ * validate} per task. So a command line that names a subcommand builds only that subcommand's
+ * model (picocli otherwise reflects over every command's options and loads their types), and the
+ * launcher uses the class-data archive the build leaves beside it when the JVM can.
  */
 @Command(
     name = "tether",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Sessioned, framed messaging with agents, with images both ways.",
-    subcommands = {
-      ServeCommand.class,
-      AgentCommand.class,
-      McpCommand.class,
-      ValidateCommand.class,
-      ConvertCommand.class,
-      TelegramCommand.class,
-      CovenCommand.class,
-      TokenCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Sessioned, framed messaging with agents, with images both ways.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Held so the level sticks: java.util.logging keeps loggers weakly. */
-  private static final java.util.logging.Logger JETTY_LOG = java.util.logging.Logger.getLogger("org.eclipse.jetty");
+  private static final Logger JETTY_LOG = Logger.getLogger("org.eclipse.jetty");
+
+  /** The subcommands in the order {@code --help} lists them, each made only when needed. */
+  private static final Map<String, Supplier<Object>> COMMANDS = new LinkedHashMap<>();
+
+  static {
+    COMMANDS.put("serve", ServeCommand::new);
+    COMMANDS.put("agent", AgentCommand::new);
+    COMMANDS.put("mcp", McpCommand::new);
+    COMMANDS.put("validate", ValidateCommand::new);
+    COMMANDS.put("convert", ConvertCommand::new);
+    COMMANDS.put("telegram", TelegramCommand::new);
+    COMMANDS.put("coven", CovenCommand::new);
+    COMMANDS.put("token", TokenCommand::new);
+  }
 
   public static void main(String[] args) {
-    JETTY_LOG.setLevel(java.util.logging.Level.WARNING); // Jetty's start-up INFO lines are noise on stderr
+    JETTY_LOG.setLevel(Level.WARNING); // Jetty's start-up INFO lines are noise on stderr
     LogOptions.textFormat(); // one escaped line per record, also for the commands without --log-format
     System.exit(run(args));
   }
 
   /** Runs the command line {@code args} and returns its exit code (used by tests in-process). */
   public static int run(String... args) {
-    return commandLine().execute(args);
+    return commandLine(args).execute(args);
   }
 
-  static CommandLine commandLine() {
+  /**
+   * The command line for {@code args}: with only the subcommand {@code args[0]} names when it names
+   * one, else with all of them (for {@code help}, {@code --help}, a mistyped name and its suggestions).
+   */
+  static CommandLine commandLine(String... args) {
     CommandLine cl = new CommandLine(new Main());
-    cl.setOut(new java.io.PrintWriter(System.out, true));
-    cl.setErr(new java.io.PrintWriter(System.err, true));
+    Supplier<Object> named = args.length > 0 ? COMMANDS.get(args[0]) : null;
+    if (named != null) {
+      cl.addSubcommand(args[0], named.get());
+    } else {
+      COMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+      cl.addSubcommand("help", new CommandLine.HelpCommand());
+    }
+    cl.setOut(new PrintWriter(System.out, true));
+    cl.setErr(new PrintWriter(System.err, true));
     cl.setExecutionExceptionHandler(Main::usageError);
     cl.setParameterExceptionHandler(Main::badArguments);
     return cl;
@@ -75,7 +103,7 @@ public final class Main implements Runnable {
    */
   private static int badArguments(CommandLine.ParameterException e, String[] args) {
     CommandLine command = e.getCommandLine();
-    java.io.PrintWriter err = command.getErr();
+    PrintWriter err = command.getErr();
     err.println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
     err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
     err.flush();
@@ -90,15 +118,15 @@ public final class Main implements Runnable {
   /** The project version, from {@code version.properties} that the build filters. */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() throws java.io.IOException {
+    public String[] getVersion() throws IOException {
       return new String[] {"tether " + projectVersion()};
     }
 
-    static String projectVersion() throws java.io.IOException {
-      java.util.Properties p = new java.util.Properties();
-      try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+    static String projectVersion() throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
         if (in == null) {
-          throw new java.io.IOException("version.properties is missing from the build");
+          throw new IOException("version.properties is missing from the build");
         }
         p.load(in);
       }
