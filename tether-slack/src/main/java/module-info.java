@@ -1,7 +1,7 @@
 /** A Slack app bridged to a tether instance, over the chat-bridge core. */
 module dev.tether.slack {
   requires transitive dev.tether.client;
-  requires dev.tether.chat;
+  requires transitive dev.tether.chat;
   requires dev.tether.images;
   requires dev.tether.media;
   requires com.fasterxml.jackson.databind;

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       ValidateCommand.class,
       ConvertCommand.class,
       TelegramCommand.class,
+      SlackCommand.class,
       CovenCommand.class,
       TokenCommand.class,
       CommandLine.HelpCommand.class
