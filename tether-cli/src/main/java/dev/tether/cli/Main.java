@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       ConvertCommand.class,
       TelegramCommand.class,
       SlackCommand.class,
+      WhatsAppCommand.class,
       CovenCommand.class,
       TokenCommand.class,
       CommandLine.HelpCommand.class

@@ -117,7 +117,7 @@ class SlackBridgeTest {
       String text = ((Payload.UserMessage) h.forwarded().get(0).payloadView()).text();
       assertTrue(text.contains("its name is not a plain file name"), text);
       assertTrue(text.contains("over the limit"), text);
-      assertTrue(text.contains("could not be downloaded"), text);
+      assertTrue(text.contains("not on Slack's hosts"), text);
       assertEquals(List.of(), h.slack.downloads(), "no download for a refused file, and the token never left for another host");
     }
   }

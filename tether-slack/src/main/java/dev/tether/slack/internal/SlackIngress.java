@@ -153,7 +153,9 @@ final class SlackIngress {
           + ByteSizes.decimal(config.maxDownloadBytes()));
     }
     try {
-      URI.create(f.urlPrivate());
+      if (!api.trustedFileUrl(URI.create(f.urlPrivate()))) {
+        return Optional.of("its download URL is not on Slack's hosts, so the bot token is not sent there");
+      }
     } catch (IllegalArgumentException bad) {
       return Optional.of("its download URL is malformed");
     }
