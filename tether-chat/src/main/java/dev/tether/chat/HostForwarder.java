@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class HostForwarder {
   /** How long one send to the host may take before it is retried. */
-  static final long HOST_TIMEOUT_SECONDS = 60;
+  static final long HOST_TIMEOUT_SECONDS = 120;
 
   private final BridgeHost host;
   private final ChatRetrier retrier;
@@ -39,12 +39,20 @@ public final class HostForwarder {
    * @throws InterruptedIOException when the bridge stops first
    */
   public Optional<TetherException> forward(Frame frame, Object from) throws InterruptedIOException {
+    return forward(frame, from, "a message");
+  }
+
+  /**
+   * {@link #forward(Frame, Object)}, naming the message in the debug line
+   * ({@code forwarded <what> from <chat> as <msg_id> seq <n>}).
+   */
+  public Optional<TetherException> forward(Frame frame, Object from, String what) throws InterruptedIOException {
     long backoff = retrier.initial().toMillis();
     while (true) {
       try {
         SendReceipt sent = retrier.waitingOn(host.client().send(host.instance(), frame)).get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         if (log.debugging()) {
-          log.debug("forwarded a message from " + from + " as " + sent.msgId() + " seq " + sent.ingressSeq(),
+          log.debug("forwarded " + what + " from " + from + " as " + sent.msgId() + " seq " + sent.ingressSeq(),
               LogFields.of(host.instance(), frame.toBuilder().msgId(sent.msgId()).build().withSeq(Math.max(0, sent.ingressSeq()))));
         }
         return Optional.empty();
