@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the examples against the installed tether-java artifacts and runs the four programs on the
+# Builds the examples against the installed tether-java artifacts and runs the six programs on the
 # module path. Run from the repository root after `./mvnw -B -q install -DskipTests`.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -8,6 +8,8 @@ mp="target/classes:$(cat target/module-path.txt)"
 java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.HostExample
 java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.ServerExample
 java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.TelegramLocalExample
+java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.SlackLocalExample
+java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.WhatsAppLocalExample
 java --module-path "$mp" --module dev.tether.examples/dev.tether.examples.AgentExample > target/claude-request.json
 head -c 300 target/claude-request.json
 echo

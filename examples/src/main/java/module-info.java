@@ -1,4 +1,4 @@
-/** Four programs that use tether-java as any other service would: as named modules. */
+/** Six programs that use tether-java as any other service would: as named modules. */
 module dev.tether.examples {
   requires dev.tether.store;
   requires dev.tether.llm;
@@ -6,5 +6,7 @@ module dev.tether.examples {
   requires dev.tether.server;
   requires dev.tether.client.http;
   requires dev.tether.telegram;
+  requires dev.tether.slack;
+  requires dev.tether.whatsapp;
   requires jdk.httpserver;
 }

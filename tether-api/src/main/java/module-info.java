@@ -9,6 +9,6 @@ module dev.tether.api {
   // Zero-copy access to payload bytes and the one Jackson configuration, for the tether modules.
   exports dev.tether.api.internal to
       dev.tether.images, dev.tether.sessions, dev.tether.media, dev.tether.store, dev.tether.store.sqlite,
-      dev.tether.store.jetstream, dev.tether.llm, dev.tether.server, dev.tether.client.http, dev.tether.telegram,
+      dev.tether.store.jetstream, dev.tether.llm, dev.tether.server, dev.tether.client.http, dev.tether.chat, dev.tether.telegram, dev.tether.slack, dev.tether.whatsapp,
       dev.tether.coven, dev.tether.mcp;
 }

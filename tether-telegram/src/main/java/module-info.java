@@ -3,6 +3,7 @@ module dev.tether.telegram {
   requires transitive dev.tether.client;
   requires dev.tether.images;
   requires dev.tether.media;
+  requires dev.tether.chat;
   requires com.fasterxml.jackson.databind;
   requires java.net.http;
 

@@ -48,6 +48,8 @@ public final class Main implements Runnable {
     COMMANDS.put("validate", ValidateCommand::new);
     COMMANDS.put("convert", ConvertCommand::new);
     COMMANDS.put("telegram", TelegramCommand::new);
+    COMMANDS.put("slack", SlackCommand::new);
+    COMMANDS.put("whatsapp", WhatsAppCommand::new);
     COMMANDS.put("coven", CovenCommand::new);
     COMMANDS.put("token", TokenCommand::new);
   }
@@ -112,7 +114,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram, coven or token");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram, slack, whatsapp, coven or token");
   }
 
   /** The project version, from {@code version.properties} that the build filters. */

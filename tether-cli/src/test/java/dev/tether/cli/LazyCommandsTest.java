@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** A command line that names a subcommand builds only that one; every other shape sees them all. */
 class LazyCommandsTest {
   private static final List<String> ALL =
-      List.of("serve", "agent", "mcp", "validate", "convert", "telegram", "coven", "token", "help");
+      List.of("serve", "agent", "mcp", "validate", "convert", "telegram", "slack", "whatsapp", "coven", "token", "help");
 
   @Test
   void aNamedSubcommand_isTheOnlyOneBuilt() {

@@ -40,6 +40,9 @@ class ModuleBoundariesTest {
         requires dev.tether.store;
         requires dev.tether.store.sqlite;
         requires dev.tether.telegram;
+        requires dev.tether.chat;
+        requires dev.tether.slack;
+        requires dev.tether.whatsapp;
         requires dev.tether.coven;
         requires dev.tether.store.jetstream;
         requires dev.tether.server;
@@ -64,6 +67,9 @@ class ModuleBoundariesTest {
         import dev.tether.store.MemoryTetherStore;
         import dev.tether.store.sqlite.DurableTetherStore;
         import dev.tether.telegram.TelegramBridge;
+        import dev.tether.chat.ChatSecret;
+        import dev.tether.slack.SlackBridge;
+        import dev.tether.whatsapp.WhatsAppBridge;
         import dev.tether.coven.CovenAgent;
         import dev.tether.store.jetstream.JetStreamTetherStore;
         import dev.tether.server.TetherServer;
@@ -79,7 +85,8 @@ class ModuleBoundariesTest {
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
               MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
               TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
-              HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class};
+              HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class,
+              ChatSecret.class, SlackBridge.class, WhatsAppBridge.class};
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -93,6 +100,8 @@ class ModuleBoundariesTest {
       "dev.tether.media.internal.MediaText",
       "dev.tether.store.internal.StoreInternals",
       "dev.tether.telegram.internal.BotApi",
+      "dev.tether.slack.internal.SlackApi",
+      "dev.tether.whatsapp.internal.GraphApi",
       "dev.tether.coven.internal.ReplyTranslator",
       "dev.tether.store.jetstream.internal.InstanceMirror",
       "dev.tether.server.internal.Daemon",
@@ -145,7 +154,8 @@ class ModuleBoundariesTest {
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
         dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,
         dev.tether.server.TetherServer.class, dev.tether.client.http.HttpTetherClient.class,
-        dev.tether.mcp.TetherMcpServer.class, dev.tether.micrometer.TetherMeters.class)) {
+        dev.tether.mcp.TetherMcpServer.class, dev.tether.micrometer.TetherMeters.class, dev.tether.chat.ChatSecret.class,
+        dev.tether.slack.SlackBridge.class, dev.tether.whatsapp.WhatsAppBridge.class)) {
       entries.add(location(inModule));
     }
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

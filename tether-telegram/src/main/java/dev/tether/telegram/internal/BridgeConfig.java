@@ -1,6 +1,7 @@
 package dev.tether.telegram.internal;
 
 import dev.tether.api.Limits;
+import dev.tether.chat.BridgeHost;
 import dev.tether.client.TetherClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,5 +48,10 @@ public record BridgeConfig(
 
   public boolean allowed(long chatId) {
     return allowedChats.contains(chatId);
+  }
+
+  /** The tether side, as the core's loops take it. */
+  public BridgeHost host() {
+    return new BridgeHost(client, instance, limits, pollWait);
   }
 }

@@ -1,12 +1,13 @@
 package dev.tether.telegram.internal;
 
-import dev.tether.api.internal.PrivateDirectory;
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.chat.AnswerDelivery;
+import dev.tether.chat.LiveDrafts;
+import dev.tether.chat.MediaFetchAnswers;
+import dev.tether.chat.StateDirectory;
+import dev.tether.chat.TypingIndicator;
+import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,12 +16,12 @@ import java.util.concurrent.TimeUnit;
  * A started bridge: the state directory lock, the ingress and egress threads and the typing
  * scheduler. Created by {@link #start}, ended by {@link #close} (stops the loops, lets egress
  * finish the message in flight, interrupts what is left and waits for it up to a poll's wait plus
- * 10 seconds). Thread-safe to close once.
+ * 10 seconds). Egress is the core's {@link AnswerDelivery} over {@link TelegramSender}; ingress is
+ * Telegram's own ({@link Ingress}). Thread-safe to close once.
  */
 public final class BridgeRuntime implements AutoCloseable {
   private final Stopper stopper;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final StateDirectory state;
   private final ScheduledExecutorService scheduler;
   private final Thread ingress;
   private final Thread egress;
@@ -30,12 +31,11 @@ public final class BridgeRuntime implements AutoCloseable {
 
   private final long joinMs;
 
-  private BridgeRuntime(Stopper stopper, FileChannel lockChannel, FileLock lock, ScheduledExecutorService scheduler, Thread ingress,
+  private BridgeRuntime(Stopper stopper, StateDirectory state, ScheduledExecutorService scheduler, Thread ingress,
       Thread egress, LazyMedia media, long joinMs) {
     this.media = media;
     this.stopper = stopper;
-    this.lockChannel = lockChannel;
-    this.lock = lock;
+    this.state = state;
     this.scheduler = scheduler;
     this.ingress = ingress;
     this.egress = egress;
@@ -44,33 +44,14 @@ public final class BridgeRuntime implements AutoCloseable {
 
   public static BridgeRuntime start(BridgeConfig config, MediaSettings media, BotApi api) throws IOException {
     Path dir = config.stateDir();
-    // The state (offsets, cursors, media refs) is the bridge's alone: the directory 0700 (an
-    // existing one of ours tightened, another user's refused), every file in it 0600 from creation.
-    PrivateDirectory.claim(dir);
-    Path lockFile = dir.resolve("bridge.lock");
-    FileChannel channel = FileChannel.open(lockFile, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-        PrivateFiles.fileAttributes(lockFile));
-    PrivateFiles.restrict(lockFile); // one an earlier version made 0644
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (java.nio.channels.OverlappingFileLockException e) {
-      lock = null; // held by another bridge in this JVM
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new IOException("another Telegram bridge is running with the state directory " + dir);
-    }
+    StateDirectory claimed = StateDirectory.claim(dir, "Telegram bridge");
     BridgeLog log = new BridgeLog(api.token());
     ScheduledExecutorService scheduler = null;
     LazyMedia lazy = null;
     try {
       StateFile ingressState = StateFile.open(dir.resolve("ingress.json"));
       StateFile egressState = StateFile.open(dir.resolve("egress.json"));
-      Egress.initCursor(config, egressState);
+      AnswerDelivery.initCursor(config.host(), TelegramChat.CHANNEL, egressState.core());
       Stopper stopper = new Stopper();
       Retrier retrier = new Retrier(config.retryInitial(), config.retryMax(), log, stopper);
       scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,17 +59,23 @@ public final class BridgeRuntime implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
-      Typing typing = new Typing(api, log, scheduler, config.typingInterval());
+      TelegramSender sender = new TelegramSender(api);
+      TelegramSessions sessions = new TelegramSessions(config);
+      TypingIndicator<TelegramChat> typing = new TypingIndicator<>(sender, log.chat(), scheduler, config.typingInterval());
+      LiveDrafts<TelegramChat> drafts = config.liveEdits() ? new LiveDrafts<>(sender, log.chat(), config.editInterval()) : null;
       lazy = LazyMedia.open(media, dir, config.limits(), api, retrier, log);
-      Egress out = new Egress(config, api, retrier, log, egressState, typing, new MediaRequests(config, lazy, log));
+      MediaFetchAnswers<TelegramChat> fetches = new MediaFetchAnswers<>(config.host(), sessions, lazy.registry(), lazy.fetcher(),
+          log.chat());
+      AnswerDelivery<TelegramChat> out = new AnswerDelivery<>(config.host(), sessions, sender, retrier.core(), log.chat(),
+          egressState.core(), typing, drafts, fetches::handle);
       Ingress in = new Ingress(config, api, retrier, log, ingressState, lazy);
       Thread egress = new Thread(out::run, "tether-telegram-egress");
       Thread ingress = new Thread(in::run, "tether-telegram-ingress");
       egress.start();
       ingress.start();
       log.info("telegram bridge: instance " + config.instance() + ", chats " + config.allowedChats()
-          + ", egress after seq " + egressState.get(Egress.CURSOR) + ", updates after " + ingressState.get(Ingress.STATE_KEY));
-      return new BridgeRuntime(stopper, channel, lock, scheduler, ingress, egress, lazy, config.pollWait().toMillis() + 10_000);
+          + ", egress after seq " + egressState.get(AnswerDelivery.CURSOR) + ", updates after " + ingressState.get(Ingress.STATE_KEY));
+      return new BridgeRuntime(stopper, claimed, scheduler, ingress, egress, lazy, config.pollWait().toMillis() + 10_000);
     } catch (IOException | RuntimeException e) {
       if (lazy != null) {
         lazy.close();
@@ -96,8 +83,7 @@ public final class BridgeRuntime implements AutoCloseable {
       if (scheduler != null) {
         scheduler.shutdownNow();
       }
-      lock.release();
-      channel.close();
+      claimed.close();
       throw e;
     }
   }
@@ -121,11 +107,6 @@ public final class BridgeRuntime implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     media.close();
-    try {
-      lock.release();
-      lockChannel.close();
-    } catch (IOException e) {
-      // The lock goes with the channel; nothing else to release.
-    }
+    state.close();
   }
 }

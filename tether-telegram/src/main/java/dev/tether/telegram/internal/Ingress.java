@@ -6,6 +6,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.User;
+import dev.tether.chat.HostForwarder;
 import dev.tether.images.ByteSizes;
 import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
@@ -17,9 +18,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Telegram to tether: long-polls {@code getUpdates} and forwards each message of an allowed chat
@@ -43,7 +41,6 @@ import java.util.concurrent.TimeoutException;
 final class Ingress {
   static final long ALBUM_POLL_MS = 200;
   private static final int MAX_ALBUM_ITEMS = 10;
-  private static final long HOST_TIMEOUT_SECONDS = 120;
   private static final int MAX_REMEMBERED_CHATS = 10_000;
   static final String STATE_KEY = "confirmed_update_id";
 
@@ -57,6 +54,8 @@ final class Ingress {
   private final StateFile state;
   private final Set<Long> refusedChats = new HashSet<>();
   private final LazyMedia lazy;
+  /** Sends each message's frame to the host until it is taken (the core's). */
+  private final HostForwarder forwarder;
 
   private long confirmed;
   private long lastSeen;
@@ -67,6 +66,7 @@ final class Ingress {
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.retrier = Objects.requireNonNull(retrier, "retrier");
+    this.forwarder = new HostForwarder(config.host(), retrier.core(), log.chat());
     this.log = Objects.requireNonNull(log, "log");
     this.state = Objects.requireNonNull(state, "state");
     this.fetcher = new ImageFetcher(api, retrier, config.limits());
@@ -277,37 +277,9 @@ final class Ingress {
         : Optional.of(new User(Long.toString(m.from().id()), nameOf(m.from())));
     Payload.UserMessage payload = new Payload.UserMessage(text, images, user, extra);
     Frame frame = Frame.of(new SessionKey(TelegramChat.CHANNEL, chat.sessionId()), msgIdOf(m), payload);
-    long backoff = config.retryInitial().toMillis();
-    while (true) {
-      try {
-        dev.tether.client.SendReceipt sent = retrier.waitingOn(config.client().send(config.instance(), frame))
-            .get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (log.debugging()) {
-          log.debug("forwarded message " + m.messageId() + " from " + chat + " as " + sent.msgId() + " seq " + sent.ingressSeq(),
-              dev.tether.api.internal.LogFields.of(config.instance(), frame.toBuilder().msgId(sent.msgId()).build().withSeq(Math.max(0, sent.ingressSeq()))));
-        }
-        return;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("stopped while forwarding");
-      } catch (ExecutionException | TimeoutException | RuntimeException e) {
-        if (retrier.stopping()) {
-          throw new InterruptedIOException("stopped while forwarding");
-        }
-        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-          cause = cause.getCause();
-        }
-        if (cause instanceof TetherException refused) {
-          log.warn("the host refused the message from " + chat + ": " + refused.code() + " " + refused.getMessage());
-          notices.send(chat, "The agent's host did not accept this message: " + refused.getMessage());
-          return;
-        }
-        log.warn("cannot reach the host to forward the message from " + chat + " (" + log.describe(cause)
-            + "); retrying in " + backoff + " ms");
-        retrier.sleep(backoff);
-        backoff = Math.min(config.retryMax().toMillis(), backoff * 2);
-      }
+    Optional<TetherException> refused = forwarder.forward(frame, chat, "message " + m.messageId());
+    if (refused.isPresent()) {
+      notices.send(chat, "The agent's host did not accept this message: " + refused.get().getMessage());
     }
   }
 

@@ -2,33 +2,24 @@ package dev.tether.telegram.internal;
 
 import dev.tether.api.Limits;
 import dev.tether.api.RawJson;
+import dev.tether.chat.ChatMediaStore;
 import dev.tether.media.MediaFetcher;
-import dev.tether.media.MediaFormatException;
 import dev.tether.media.MediaFrames;
 import dev.tether.media.MediaItem;
 import dev.tether.media.MediaKind;
-import dev.tether.media.MediaPlaceholder;
 import dev.tether.media.MediaReference;
 import dev.tether.media.MediaRegistry;
 import dev.tether.telegram.MediaMode;
 import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bridge's lazy media: which chats are lazy, the references it registered for their media,
- * and the fetcher that downloads one when an agent asks ({@link MediaRequests}).
+ * and the fetcher that downloads one when an agent asks ({@link dev.tether.chat.MediaFetchAnswers}).
  *
  * <p><b>Registry.</b> A {@link MediaRegistry} bounded by {@link MediaSettings#maxRefs()}, each
  * reference living for {@link MediaSettings#ttl()}. It is saved to {@value #REGISTRY_FILE} in the
@@ -43,62 +34,33 @@ import java.util.concurrent.atomic.AtomicInteger;
  * this class (concurrent requests for one reference share one download). Thread-safe.
  */
 final class LazyMedia implements AutoCloseable {
-  static final String REGISTRY_FILE = "media-refs.json";
-  static final String MEDIA_DIR = "media";
+  static final String REGISTRY_FILE = ChatMediaStore.REGISTRY_FILE;
+  static final String MEDIA_DIR = ChatMediaStore.MEDIA_DIR;
   /** Downloads at once; more requests wait their turn, so an agent cannot make the bridge open many. */
-  static final int DOWNLOAD_THREADS = 4;
-  private static final SecureRandom RANDOM = new SecureRandom();
+  static final int DOWNLOAD_THREADS = ChatMediaStore.DOWNLOAD_THREADS;
 
   private final MediaSettings settings;
-  private final MediaRegistry registry;
-  private final MediaFetcher fetcher;
-  private final Path file;
-  private final ExecutorService downloads;
+  private final ChatMediaStore store;
 
-  private LazyMedia(MediaSettings settings, MediaRegistry registry, MediaFetcher fetcher, Path file,
-      ExecutorService downloads) {
-    this.downloads = downloads;
+  private LazyMedia(MediaSettings settings, ChatMediaStore store) {
     this.settings = settings;
-    this.registry = registry;
-    this.fetcher = fetcher;
-    this.file = file;
+    this.store = store;
   }
 
   /** Opens the registry in {@code stateDir} (loading saved references) and builds the fetcher. */
   static LazyMedia open(MediaSettings settings, Path stateDir, Limits limits, BotApi api, Retrier retrier, BridgeLog log)
       throws IOException {
-    MediaRegistry registry = MediaRegistry.builder().maximumSize(settings.maxRefs()).clock(settings.clock()).build();
-    Path file = stateDir.resolve(REGISTRY_FILE);
-    if (Files.exists(file)) {
-      try {
-        int loaded = registry.load(file);
-        log.info("telegram media: " + loaded + " references still fetchable from " + file);
-      } catch (MediaFormatException e) {
-        log.warn("telegram media: " + e.getMessage() + "; starting without the references in it");
-      }
-    }
-    AtomicInteger n = new AtomicInteger();
-    ExecutorService downloads = Executors.newFixedThreadPool(DOWNLOAD_THREADS, r -> {
-      Thread t = new Thread(r, "tether-telegram-media-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    MediaFetcher fetcher = MediaFetcher.builder(registry, stateDir.resolve(MEDIA_DIR))
-        .executor(downloads)
-        .downloader(new TelegramDownloader(api, retrier))
-        .inlineImageMaxBytes(Math.min(settings.inlineImageMaxBytes(), limits.maxImageBytes()))
-        .maxDownloadBytes(BotApi.GET_FILE_LIMIT)
-        .limits(limits)
-        .build();
-    return new LazyMedia(settings, registry, fetcher, file, downloads);
+    ChatMediaStore store = ChatMediaStore.open(TelegramChat.CHANNEL, stateDir, settings.maxRefs(), settings.clock(),
+        settings.inlineImageMaxBytes(), BotApi.GET_FILE_LIMIT, limits, new TelegramDownloader(api, retrier), log.chat());
+    return new LazyMedia(settings, store);
   }
 
   MediaRegistry registry() {
-    return registry;
+    return store.registry();
   }
 
   MediaFetcher fetcher() {
-    return fetcher;
+    return store.fetcher();
   }
 
   /** Whether media of this message's chat is announced rather than downloaded. */
@@ -132,18 +94,18 @@ final class LazyMedia implements AutoCloseable {
         }
         continue;
       }
-      registry.register(ref);
+      store.register(ref);
       items.add(MediaItem.of(ref));
       lines.add(ref.placeholder().format());
     }
-    registry.save(file);
+    store.save();
     return new Announced(String.join("\n", lines),
         items.isEmpty() ? Map.of() : Map.of(MediaFrames.MEDIA_FIELD, MediaFrames.mediaField(items)));
   }
 
   /** Text of a lazy chat that would read as a placeholder, with its brackets neutralised; other text unchanged. */
   static String safeText(String text) {
-    return MediaPlaceholder.findAll(text).isEmpty() ? text : MediaPlaceholder.neutralise(text);
+    return ChatMediaStore.safeText(text);
   }
 
   /** The reference for the message's media, or null when it carries none with a file id. */
@@ -217,20 +179,13 @@ final class LazyMedia implements AutoCloseable {
     return caption.length() > 4096 ? caption.substring(0, 4096) : caption;
   }
 
-  /** A MIME type as the message declared it (lower case, parameters kept), or {@code fallback} when it is unusable. */
   private static String mimeOr(String declared, String fallback) {
-    if (declared == null) {
-      return fallback;
-    }
-    String mime = declared.strip().toLowerCase(Locale.ROOT);
-    return mime.matches("[a-z0-9!#$&^_.+-]{1,64}/[a-z0-9!#$&^_.+-]{1,127}") ? mime : fallback;
+    return ChatMediaStore.mimeOr(declared, fallback);
   }
 
-  /** {@code tg_} and 16 random characters of {@code A-Z a-z 0-9 - _}: unguessable, so a ref is no hint to another chat's media. */
+  /** {@code tg_} and 16 random characters: unguessable, so a ref is no hint to another chat's media. */
   private static String newId() {
-    byte[] bytes = new byte[12];
-    RANDOM.nextBytes(bytes);
-    return "tg_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return ChatMediaStore.newId("tg_");
   }
 
   MediaSettings settings() {
@@ -239,11 +194,10 @@ final class LazyMedia implements AutoCloseable {
 
   @Override
   public void close() {
-    fetcher.close();
-    downloads.shutdownNow(); // a download in flight is abandoned; its request is not answered
+    store.close(); // a download in flight is abandoned; its request is not answered
   }
 
   Path file() {
-    return Objects.requireNonNull(file);
+    return store.file();
   }
 }

@@ -3,9 +3,8 @@ package dev.tether.telegram.internal;
 import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.internal.InlineImage;
+import dev.tether.chat.AnswerImages;
 import dev.tether.telegram.TelegramChat;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 
@@ -61,9 +60,6 @@ public record PhotoUpload(String method, String contentType, Body body) {
     }
   }
 
-  /** Base64 characters per decoder call: a multiple of 4, so the chunks decode on their own. */
-  private static final int CHUNK = 4 * 16 * 1024;
-
   public PhotoUpload {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(contentType, "contentType");
@@ -79,11 +75,11 @@ public record PhotoUpload(String method, String contentType, Body body) {
   }
 
   /**
-   * The upload of an answer's image read from the frame's bytes ({@link InlineImages}), which must
-   * already be {@link InlineImages#check checked}: decoded straight from the payload, no String.
+   * The upload of an answer's image read from the frame's bytes ({@link AnswerImages}), which must
+   * already be {@link AnswerImages#check checked}: decoded straight from the payload, no String.
    */
   public static PhotoUpload of(TelegramChat chat, InlineImage image, int index, String caption) {
-    return of(chat, image.mediaType(), InlineImages.decode(image), index, caption);
+    return of(chat, image.mediaType(), AnswerImages.decode(image), index, caption);
   }
 
   private static PhotoUpload of(TelegramChat chat, MediaType type, byte[] bytes, int index, String caption) {
@@ -100,37 +96,8 @@ public record PhotoUpload(String method, String contentType, Body body) {
     return new PhotoUpload(method, form.contentType(), new Body(form.file(field, name, type.mimeType(), bytes)));
   }
 
-  /**
-   * The JDK decoder over validated base64 text, chunk by chunk into one exactly sized array:
-   * {@code Base64.Decoder.decode(String)} would first copy the whole text into a byte array.
-   */
-  @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the Latin-1 copy of ASCII
+  /** {@link AnswerImages#decode(String)}: the JDK decoder over validated base64 text, chunk by chunk. */
   static byte[] decode(String base64) {
-    int symbols = base64.length();
-    while (symbols > 0 && base64.charAt(symbols - 1) == '=') {
-      symbols--;
-    }
-    if (symbols % 4 == 1) {
-      throw new IllegalArgumentException("base64 of " + symbols + " symbols is truncated");
-    }
-    byte[] out = new byte[(int) (symbols * 3L / 4)];
-    Base64.Decoder decoder = Base64.getDecoder();
-    byte[] src = new byte[Math.min(CHUNK, base64.length())];
-    byte[] dst = new byte[CHUNK / 4 * 3];
-    int at = 0;
-    for (int from = 0; from < base64.length(); from += CHUNK) {
-      int n = Math.min(CHUNK, base64.length() - from);
-      base64.getBytes(from, from + n, src, 0);
-      if (n == CHUNK) {
-        int decoded = decoder.decode(src, dst);
-        System.arraycopy(dst, 0, out, at, decoded);
-        at += decoded;
-      } else {
-        byte[] last = decoder.decode(Arrays.copyOf(src, n));
-        System.arraycopy(last, 0, out, at, last.length);
-        at += last.length;
-      }
-    }
-    return out;
+    return AnswerImages.decode(base64);
   }
 }

@@ -1,92 +1,47 @@
 package dev.tether.telegram.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tether.api.internal.PrivateFiles;
-import dev.tether.api.internal.TetherJson;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * A small JSON object of named counters in one file, such as the last confirmed update id or the
- * egress cursor, that survives crashes.
- *
- * <p>Durability: every {@link #put} writes the whole object to a temporary file, forces it to disk
- * and renames it over the old one (atomic on POSIX), so a crash leaves either the old or the new
- * state, never a torn one. A missing file reads as all zeros; a corrupt one is an
- * {@link IOException} naming the file (the bridge refuses to start rather than send everything
- * again). The file is written owner-only ({@code 0600}). Not thread-safe: each file has one owner thread.
+ * The core's {@link dev.tether.chat.StateFile} (named counters in one crash-safe, 0600 file) under
+ * the name the Telegram code uses. Not thread-safe: each file has one owner thread.
  */
 public final class StateFile {
-  private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
+  private final dev.tether.chat.StateFile core;
 
-  private final Path file;
-  private final Map<String, Long> values = new LinkedHashMap<>();
-
-  private StateFile(Path file) {
-    this.file = file;
+  private StateFile(dev.tether.chat.StateFile core) {
+    this.core = core;
   }
 
   public static StateFile open(Path file) throws IOException {
-    StateFile state = new StateFile(Objects.requireNonNull(file, "file"));
-    if (Files.exists(file)) {
-      JsonNode root;
-      try {
-        root = JSON.readTree(Files.readAllBytes(file));
-      } catch (IOException e) {
-        throw new IOException("the state file " + file + " is corrupt; restore it or delete it to start over"
-            + " (which may send or forward some messages again)");
-      }
-      if (root == null || !root.isObject()) {
-        throw new IOException("the state file " + file + " is not a JSON object; restore it or delete it to start over");
-      }
-      for (Map.Entry<String, JsonNode> e : root.properties()) {
-        if (e.getValue().canConvertToLong()) {
-          state.values.put(e.getKey(), e.getValue().asLong());
-        }
-      }
-    }
-    return state;
+    return new StateFile(dev.tether.chat.StateFile.open(file));
+  }
+
+  /** The core state file, for the core's loops. */
+  public dev.tether.chat.StateFile core() {
+    return core;
   }
 
   public Path file() {
-    return file;
+    return core.file();
   }
 
   public long get(String name) {
-    return values.getOrDefault(name, 0L);
+    return core.get(name);
   }
 
   public boolean has(String name) {
-    return values.containsKey(name);
+    return core.has(name);
   }
 
   /** Sets several values and writes them durably in one step. */
   public void put(Map<String, Long> changes) throws IOException {
-    values.putAll(changes);
-    ObjectNode root = JSON.createObjectNode();
-    values.forEach(root::put);
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    // A new file, owner-only from its creation (one a crash left behind may have another mode), so
-    // the renamed state file is 0600 and never readable by others in between.
-    Files.deleteIfExists(tmp);
-    try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-        PrivateFiles.fileAttributes(tmp))) {
-      ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    core.put(changes);
   }
 
   public void put(String name, long value) throws IOException {
-    put(Map.of(name, value));
+    core.put(name, value);
   }
 }

@@ -1,4 +1,4 @@
-package dev.tether.telegram.internal;
+package dev.tether.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,11 +8,11 @@ import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.internal.InlineImage;
+import dev.tether.api.internal.LogFields;
 import dev.tether.api.internal.TetherJson;
-import dev.tether.media.MediaFrames;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
-import dev.tether.telegram.TelegramChat;
+import dev.tether.media.MediaFrames;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -24,71 +24,82 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
- * Tether to Telegram: long-polls the instance's {@code telegram} channel and delivers each answer
- * to its chat: images first ({@code sendPhoto}, or {@code sendDocument} for what
- * {@link PhotoRules} keeps out of {@code sendPhoto}), then the text split into messages of at most
- * 4096 characters. Answers the agent starts on its own ({@code assistant.done} without a request,
- * {@code assistant.message}) are delivered the same way; {@code status.presence} drives the typing
- * action, {@code assistant.delta} the optional live draft, {@code error} a short notice; the
- * agent's {@code media.fetch} requests go to {@link MediaRequests}, which answers them on the instance.
+ * Tether to chat: long-polls the instance's session channel ({@link ChatSessions#channel()}) and
+ * delivers each answer to its chat through the {@link ChatSender}: images first, then the text split
+ * into messages of at most {@link ChatSender#textLimit()}. Answers the agent starts on its own
+ * ({@code assistant.done} without a request, {@code assistant.message}) are delivered the same way;
+ * {@code status.presence} drives the {@link TypingIndicator}, {@code assistant.delta} the optional
+ * {@link LiveDrafts}, {@code error} a short notice; the agent's {@code media.fetch} requests go to
+ * the fetch handler (usually {@link MediaFetchAnswers}), which answers them on the instance.
  *
- * <p><b>Exactly once across restarts.</b> After every Telegram message sent, the state file records
+ * <p><b>Exactly once across restarts.</b> After every chat message sent, the state file records
  * the frame's seq and how many of its messages are out; after the last one, the cursor moves past
  * the frame. A restart resumes at the first message not yet recorded, so nothing is sent twice
- * unless the process dies between Telegram's answer and the state write (a window of one fsync).
- * A message Telegram refuses for good (a 400 or 403) is logged and counted as sent, so one bad
- * message cannot block the chat.
+ * unless the process dies between the platform's answer and the state write (a window of one
+ * fsync). A message the platform refuses for good (a 400 or 403) is logged and counted as sent, so
+ * one bad message cannot block the chat.
  *
- * <p>Caption rule: when live edits are off and an answer has images and at most 1024 characters of
- * text, the text is the caption of the last image, so the answer is one unit in the chat; longer
- * text follows the images as messages. With live edits the text is already on screen as a draft
- * when the answer is done, so the draft is edited into the final text and the images follow it.
+ * <p>Caption rule: when live edits are off and an answer has images and at most
+ * {@link ChatSender#captionLimit()} characters of text, the text is the caption of the last image,
+ * so the answer is one unit in the chat; longer text follows the images as messages. With live
+ * edits the text is already on screen as a draft when the answer is done, so the draft is edited
+ * into the final text and the images follow it.
  *
- * <p>Runs on one thread ({@link #run}); it ends when the {@link Stopper} fires.
+ * <p>Runs on one thread ({@link #run}); it ends when the {@link ChatStopper} fires.
+ *
+ * @param <C> the channel's chat
  */
-final class Egress {
-  static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
+public final class AnswerDelivery<C> {
+  /** The frame types delivered with live edits on. */
+  public static final Set<String> TYPES = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
       FrameTypes.ASSISTANT_DELTA, FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR, MediaFrames.FETCH);
   /** Without live edits the deltas are not even fetched. */
-  static final Set<String> TYPES_WITHOUT_DELTAS = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
+  public static final Set<String> TYPES_WITHOUT_DELTAS = Set.of(FrameTypes.ASSISTANT_DONE, FrameTypes.ASSISTANT_MESSAGE,
       FrameTypes.STATUS_PRESENCE, FrameTypes.ERROR, MediaFrames.FETCH);
-  static final int CAPTION_LIMIT = 1024;
-  static final String CURSOR = "after_seq";
+  /** The state file's key of the last frame fully delivered. */
+  public static final String CURSOR = "after_seq";
   static final String PARTIAL_SEQ = "partial_seq";
   static final String PARTS_SENT = "parts_sent";
   private static final ObjectMapper JSON = new ObjectMapper(TetherJson.newFactory());
 
-  /** One Telegram message of an answer. */
-  private sealed interface Part permits FilePart, TextPart, EditPart {}
+  /** One chat message of an answer. */
+  private sealed interface Part permits ImagePart, TextPart, EditPart {}
 
-  private record FilePart(InlineImage image, int index, String caption) implements Part {}
+  private record ImagePart(InlineImage image, int index, String caption) implements Part {}
 
   private record TextPart(String text) implements Part {}
 
   private record EditPart(long messageId, String text) implements Part {}
 
-  private final BridgeConfig config;
-  private final BotApi api;
-  private final Retrier retrier;
-  private final BridgeLog log;
+  private final BridgeHost host;
+  private final ChatSessions<C> sessions;
+  private final ChatSender<C> sender;
+  private final ChatRetrier retrier;
+  private final ChatLog log;
   private final StateFile state;
-  private final Typing typing;
-  private final LiveEdits edits;
-  private final MediaRequests mediaRequests;
+  private final TypingIndicator<C> typing;
+  private final LiveDrafts<C> drafts;
+  private final Consumer<Frame> mediaFetch;
   private long cursor;
 
-  Egress(BridgeConfig config, BotApi api, Retrier retrier, BridgeLog log, StateFile state, Typing typing,
-      MediaRequests mediaRequests) {
-    this.mediaRequests = Objects.requireNonNull(mediaRequests, "mediaRequests");
-    this.config = Objects.requireNonNull(config, "config");
-    this.api = Objects.requireNonNull(api, "api");
+  /**
+   * @param drafts the live drafts, or null when live edits are off
+   * @param mediaFetch takes each {@code media.fetch} frame; must not block
+   */
+  public AnswerDelivery(BridgeHost host, ChatSessions<C> sessions, ChatSender<C> sender, ChatRetrier retrier, ChatLog log,
+      StateFile state, TypingIndicator<C> typing, LiveDrafts<C> drafts, Consumer<Frame> mediaFetch) {
+    this.host = Objects.requireNonNull(host, "host");
+    this.sessions = Objects.requireNonNull(sessions, "sessions");
+    this.sender = Objects.requireNonNull(sender, "sender");
     this.retrier = Objects.requireNonNull(retrier, "retrier");
     this.log = Objects.requireNonNull(log, "log");
     this.state = Objects.requireNonNull(state, "state");
     this.typing = Objects.requireNonNull(typing, "typing");
-    this.edits = config.liveEdits() ? new LiveEdits(api, log, config.editInterval()) : null;
+    this.drafts = drafts;
+    this.mediaFetch = Objects.requireNonNull(mediaFetch, "mediaFetch");
     this.cursor = state.get(CURSOR);
   }
 
@@ -97,34 +108,37 @@ final class Egress {
    * replayed into the chats. Called before ingress starts, so no answer to a forwarded message
    * can fall before it.
    */
-  static void initCursor(BridgeConfig config, StateFile state) throws IOException {
+  public static void initCursor(BridgeHost host, String channel, StateFile state) throws IOException {
     if (state.has(CURSOR)) {
       return;
     }
-    PollRequest probe = PollRequest.channel(TelegramChat.CHANNEL, 0, 0).types(Set.of("-"));
+    PollRequest probe = PollRequest.channel(channel, 0, 0).types(Set.of("-"));
     try {
-      FramePage page = config.client().poll(config.instance(), probe).get(60, TimeUnit.SECONDS);
+      FramePage page = host.client().poll(host.instance(), probe).get(60, TimeUnit.SECONDS);
       state.put(CURSOR, page.nextSeq());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("stopped while reading the host's position");
     } catch (ExecutionException | TimeoutException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new IOException("cannot read the host's position on instance " + config.instance() + ": " + cause.getMessage(), cause);
+      throw new IOException("cannot read the host's position on instance " + host.instance() + ": " + cause.getMessage(), cause);
     }
   }
 
-  void run() {
-    long backoff = config.retryInitial().toMillis();
+  /** The loop: polls and delivers until the bridge stops. */
+  public void run() {
+    String channel = sessions.channel();
+    long initial = retrier.initial().toMillis();
+    long backoff = initial;
     while (!retrier.stopping()) {
       try {
-        PollRequest request = PollRequest.channel(TelegramChat.CHANNEL, cursor, config.pollWait().toMillis())
-            .types(edits == null ? TYPES_WITHOUT_DELTAS : TYPES);
-        FramePage page = retrier.waitingOn(config.client().poll(config.instance(), request))
-            .get(config.pollWait().toMillis() + 60_000, TimeUnit.MILLISECONDS);
-        backoff = config.retryInitial().toMillis();
+        PollRequest request = PollRequest.channel(channel, cursor, host.pollWait().toMillis())
+            .types(drafts == null ? TYPES_WITHOUT_DELTAS : TYPES);
+        FramePage page = retrier.waitingOn(host.client().poll(host.instance(), request))
+            .get(host.pollWait().toMillis() + 60_000, TimeUnit.MILLISECONDS);
+        backoff = initial;
         if (page.gap()) {
-          log.warn("frames of channel telegram after seq " + cursor + " were evicted by the host before they"
+          log.warn("frames of channel " + channel + " after seq " + cursor + " were evicted by the host before they"
               + " could be delivered; continuing at seq " + page.oldestSeq());
         }
         for (Frame frame : page.frames()) {
@@ -132,7 +146,7 @@ final class Egress {
             deliver(frame);
             if (log.debugging()) {
               log.debug("delivered " + frame.type() + " seq " + frame.seq() + " of " + frame.msgId().orElse("(no msg_id)"),
-                  dev.tether.api.internal.LogFields.of(config.instance(), frame));
+                  LogFields.of(host.instance(), frame));
             }
           } catch (RuntimeException e) {
             // A frame this code cannot handle must not block the frames after it.
@@ -154,29 +168,29 @@ final class Egress {
         if (retrier.stopping()) {
           return;
         }
-        log.warn("telegram egress: " + log.describe(e) + "; retrying in " + backoff + " ms");
+        log.warn(channel + " egress: " + log.describe(e) + "; retrying in " + backoff + " ms");
         try {
           retrier.sleep(backoff);
         } catch (InterruptedIOException stop) {
           return;
         }
-        backoff = Math.min(config.retryMax().toMillis(), backoff * 2);
+        backoff = Math.min(retrier.max().toMillis(), backoff * 2);
       }
     }
   }
 
   private void deliver(Frame frame) throws IOException {
     if (MediaFrames.FETCH.equals(frame.type())) {
-      mediaRequests.handle(frame); // answered on the instance, not in the chat; never blocks
+      mediaFetch.accept(frame); // answered on the instance, not in the chat; never blocks
       return;
     }
-    Optional<TelegramChat> target = frame.session().flatMap(s -> TelegramChat.parse(s.id()));
-    if (target.isEmpty() || !config.allowed(target.get().chatId())) {
+    Optional<C> target = frame.session().flatMap(sessions::allowedChat);
+    if (target.isEmpty()) {
       log.info("skipped " + frame.type() + " seq " + frame.seq() + " for session " + frame.session().map(Object::toString).orElse("(none)")
-          + ": not an allowed Telegram chat");
+          + ": not an allowed " + sessions.displayName() + " chat");
       return;
     }
-    TelegramChat chat = target.get();
+    C chat = target.get();
     String msgId = frame.msgId().orElse("");
     boolean answer = FrameTypes.ASSISTANT_DONE.equals(frame.type()) || FrameTypes.ASSISTANT_MESSAGE.equals(frame.type());
     Payload payload = null;
@@ -204,8 +218,8 @@ final class Egress {
         typing.stop(chat);
       }
     } else if (payload instanceof Payload.AssistantDelta d) {
-      if (edits != null) {
-        edits.delta(chat, msgId, d.text());
+      if (drafts != null) {
+        drafts.delta(chat, msgId, d.text());
       }
     } else {
       typing.stop(chat);
@@ -213,8 +227,8 @@ final class Egress {
     }
   }
 
-  private void sendAnswer(long seq, TelegramChat chat, String msgId, String text, List<InlineImage> images) throws IOException {
-    long draft = edits == null ? 0 : edits.finish(chat, msgId);
+  private void sendAnswer(long seq, C chat, String msgId, String text, List<InlineImage> images) throws IOException {
+    long draft = drafts == null ? 0 : drafts.finish(chat, msgId);
     List<Part> parts = parts(text, images, draft);
     long done = state.get(PARTIAL_SEQ) == seq ? state.get(PARTS_SENT) : 0;
     for (int i = (int) Math.min(done, parts.size()); i < parts.size(); i++) {
@@ -234,19 +248,19 @@ final class Egress {
     for (int i = 0; i < images.size(); i++) {
       InlineImage image = images.get(i);
       try {
-        InlineImages.check(image, config.limits());
+        AnswerImages.check(image, host.limits());
         valid.add(image);
       } catch (TetherException e) {
         log.warn("image " + i + " of an answer not sent: " + e.getMessage());
         parts.add(new TextPart("(An image of this answer could not be shown: " + e.code() + ".)"));
       }
     }
-    boolean caption = edits == null && !valid.isEmpty() && !text.isBlank() && text.length() <= CAPTION_LIMIT;
+    boolean caption = drafts == null && !valid.isEmpty() && !text.isBlank() && text.length() <= sender.captionLimit();
     for (int i = 0; i < valid.size(); i++) {
-      parts.add(new FilePart(valid.get(i), i, caption && i == valid.size() - 1 ? text : null));
+      parts.add(new ImagePart(valid.get(i), i, caption && i == valid.size() - 1 ? text : null));
     }
     if (!caption) {
-      List<String> chunks = TextSplitter.split(text, TextSplitter.MESSAGE_LIMIT);
+      List<String> chunks = TextSplitter.split(text, sender.textLimit());
       for (int i = 0; i < chunks.size(); i++) {
         parts.add(i == 0 && draft != 0 ? new EditPart(draft, chunks.get(0)) : new TextPart(chunks.get(i)));
       }
@@ -254,36 +268,39 @@ final class Egress {
     return parts;
   }
 
-  private void send(TelegramChat chat, Part part) throws IOException {
+  private void send(C chat, Part part) throws IOException {
     try {
-      if (part instanceof FilePart f) {
-        PhotoUpload upload = PhotoUpload.of(chat, f.image(), f.index(), f.caption());
-        retrier.call(upload.method(), () -> api.sendFile(upload));
+      if (part instanceof ImagePart f) {
+        ChatSender.ImageUpload upload = sender.prepareImage(chat, f.image(), f.index(), f.caption());
+        retrier.call(upload.call(), () -> {
+          upload.send();
+          return null;
+        });
       } else if (part instanceof TextPart t) {
-        retrier.call("sendMessage", () -> api.sendMessage(chat, t.text()));
+        retrier.call(sender.textCall(), () -> sender.sendText(chat, t.text()));
       } else if (part instanceof EditPart e) {
         try {
-          retrier.call("editMessageText", () -> {
-            api.editMessageText(chat, e.messageId(), e.text());
+          retrier.call(sender.editCall(), () -> {
+            sender.editText(chat, e.messageId(), e.text());
             return null;
           });
-          edits.edited(chat);
-        } catch (BotApiException notModified) {
-          if (!notModified.description().contains("not modified")) {
+          drafts.edited(chat);
+        } catch (ChannelException notModified) {
+          if (!sender.unchangedEdit(notModified)) {
             throw notModified;
           }
         }
       }
-    } catch (BotApiException e) {
+    } catch (ChannelException e) {
       if (e.isTransient()) {
         throw e;
       }
-      log.warn("Telegram refused a message for " + chat + " and it is dropped: " + e.getMessage());
+      log.warn(sessions.displayName() + " refused a message for " + chat + " and it is dropped: " + e.getMessage());
     }
   }
 
   /** The message of an {@code error} payload ({@code message}, else {@code text}), at most 500 characters. */
-  static String errorText(byte[] payloadJson) {
+  public static String errorText(byte[] payloadJson) {
     String text;
     try {
       JsonNode node = JSON.readTree(payloadJson);
