@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code tether} command: one executable jar with the subcommands {@code serve},
- * {@code agent}, {@code mcp}, {@code validate}, {@code convert} and {@code coven}.
+ * {@code agent}, {@code mcp}, {@code validate}, {@code convert}, the chat bridges
+ * {@code telegram}, {@code slack} and {@code whatsapp}, {@code coven} and {@code token}.
  *
  * <p>Command-line parsing is picocli: a single 400 KB jar with no dependencies that gives every
  * subcommand a consistent {@code --help}, typed options and usage errors on stderr, which plain
@@ -114,7 +116,9 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: serve, agent, mcp, validate, convert, telegram, slack, whatsapp, coven or token");
+    List<String> names = List.copyOf(COMMANDS.keySet());
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command: "
+        + String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1));
   }
 
   /** The project version, from {@code version.properties} that the build filters. */

@@ -208,7 +208,7 @@ class CommandsTest {
   @Test
   void noCommand_isAUsageError_namingEveryCommand() {
     assertEquals(2, run());
-    assertTrue(stderr().contains("Missing a command: serve, agent, mcp, validate, convert, telegram, coven or token"), stderr());
+    assertTrue(stderr().contains("Missing a command: serve, agent, mcp, validate, convert, telegram, slack, whatsapp, coven or token"), stderr());
   }
 
   @Test
