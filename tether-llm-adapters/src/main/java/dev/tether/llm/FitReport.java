@@ -5,22 +5,59 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What automatic fitting changed, image by image; empty when nothing was changed or fitting was
- * off. Immutable.
+ * What automatic fitting changed, image by image (empty when nothing was changed or fitting was
+ * off), and the estimated input tokens of each image as it will be sent. Immutable.
+ *
+ * @param changes the fitted images
+ * @param imageTokens one estimate per image whose dimensions could be read, in
+ *     {@code Conversation.images()} order, after fitting, by the profile's
+ *     {@link ImageTokenRule} and the image's detail; empty for a profile with
+ *     {@link ImageTokenRule#NONE}
  */
-public record FitReport(List<Change> changes) {
+public record FitReport(List<Change> changes, List<ImageTokens> imageTokens) {
   private static final FitReport EMPTY = new FitReport(List.of());
+
+  /** A report of changes with no token estimates. */
+  public FitReport(List<Change> changes) {
+    this(changes, List.of());
+  }
 
   public FitReport {
     changes = List.copyOf(changes);
+    imageTokens = List.copyOf(imageTokens);
   }
 
   public static FitReport empty() {
     return EMPTY;
   }
 
+  /** True when fitting changed nothing (whatever the estimates). */
   public boolean isEmpty() {
     return changes.isEmpty();
+  }
+
+  /** The sum of {@link #imageTokens()}. */
+  public long totalImageTokens() {
+    long total = 0;
+    for (ImageTokens t : imageTokens) {
+      total += t.tokens();
+    }
+    return total;
+  }
+
+  /**
+   * The estimated tokens of one image.
+   *
+   * @param imageIndex zero-based, in {@code Conversation.images()} order
+   * @param width pixels, as sent
+   * @param height pixels, as sent
+   * @param detail the detail it is sent with (read by OpenAI only)
+   * @param tokens the estimate (see {@link ImageTokenRule})
+   */
+  public record ImageTokens(int imageIndex, int width, int height, ImageDetail detail, int tokens) {
+    public ImageTokens {
+      Objects.requireNonNull(detail, "detail");
+    }
   }
 
   /**

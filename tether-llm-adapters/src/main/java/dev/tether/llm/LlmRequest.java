@@ -77,7 +77,7 @@ public final class LlmRequest {
     if (profile.provider() == Provider.CLAUDE || profile.provider() == Provider.GEMINI) {
       Messages.requireContent(conversation.turns(), profile.provider());
     }
-    ProfileCheck.Result result = ProfileCheck.check(profile, conversation, options.fitImages());
+    ProfileCheck.Result result = ProfileCheck.check(profile, conversation, options);
     return new LlmRequest(profile, result.conversation(), options, result.report());
   }
 
@@ -94,7 +94,7 @@ public final class LlmRequest {
     return options;
   }
 
-  /** What fitting changed; empty when nothing was. */
+  /** What fitting changed (empty when nothing was) and each image's estimated tokens. */
   public FitReport fitReport() {
     return fitReport;
   }

@@ -24,12 +24,13 @@ final class OpenAiChatWriter implements RequestWriter {
     RequestWriter.modelField(options, g);
     g.writeArrayFieldStart("messages");
     RequestWriter.systemMessage(conversation, g);
-    RequestWriter.messages(conversation, options, out, OpenAiChatWriter::user, OpenAiChatWriter::assistant);
+    ImageDetails details = ImageDetails.of(conversation, options);
+    RequestWriter.messages(conversation, options, out, (parts, o, j) -> user(parts, details, j), OpenAiChatWriter::assistant);
     g.writeEndArray();
     g.writeEndObject();
   }
 
-  private static void user(List<Part> parts, RequestOptions options, JsonOut out) throws IOException {
+  private static void user(List<Part> parts, ImageDetails details, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     List<Part> content = new ArrayList<>();
     for (Part part : parts) {
@@ -63,7 +64,7 @@ final class OpenAiChatWriter implements RequestWriter {
         g.writeStringField("type", "image_url");
         g.writeObjectFieldStart("image_url");
         out.dataUriField("url", image.mediaType(), image.data());
-        g.writeStringField("detail", options.detail().wireName());
+        g.writeStringField("detail", details.of(image).wireName());
         g.writeEndObject();
       } else {
         throw new IllegalArgumentException("a user turn cannot hold " + part.getClass().getSimpleName());

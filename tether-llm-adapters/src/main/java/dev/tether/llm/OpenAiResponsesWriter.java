@@ -25,12 +25,13 @@ final class OpenAiResponsesWriter implements RequestWriter {
       g.writeStringField("instructions", conversation.systemPrompt());
     }
     g.writeArrayFieldStart("input");
-    RequestWriter.messages(conversation, options, out, OpenAiResponsesWriter::user, OpenAiResponsesWriter::assistant);
+    ImageDetails details = ImageDetails.of(conversation, options);
+    RequestWriter.messages(conversation, options, out, (parts, o, j) -> user(parts, details, j), OpenAiResponsesWriter::assistant);
     g.writeEndArray();
     g.writeEndObject();
   }
 
-  private static void user(List<Part> parts, RequestOptions options, JsonOut out) throws IOException {
+  private static void user(List<Part> parts, ImageDetails details, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     List<Part> content = new ArrayList<>();
     for (Part part : parts) {
@@ -46,10 +47,10 @@ final class OpenAiResponsesWriter implements RequestWriter {
           g.writeArrayFieldStart("output");
           String text = Messages.text(result.content());
           if (!text.isEmpty() || result.isError()) {
-            inputPart(new Part.Text(result.isError() ? "Error: " + text : text), options, out);
+            inputPart(new Part.Text(result.isError() ? "Error: " + text : text), details, out);
           }
           for (Part.Image image : images) {
-            inputPart(image, options, out);
+            inputPart(image, details, out);
           }
           g.writeEndArray();
         }
@@ -66,13 +67,13 @@ final class OpenAiResponsesWriter implements RequestWriter {
     g.writeStringField("role", "user");
     g.writeArrayFieldStart("content");
     for (Part part : content) {
-      inputPart(part, options, out);
+      inputPart(part, details, out);
     }
     g.writeEndArray();
     g.writeEndObject();
   }
 
-  private static void inputPart(Part part, RequestOptions options, JsonOut out) throws IOException {
+  private static void inputPart(Part part, ImageDetails details, JsonOut out) throws IOException {
     JsonGenerator g = out.g;
     g.writeStartObject();
     if (part instanceof Part.Text text) {
@@ -81,7 +82,7 @@ final class OpenAiResponsesWriter implements RequestWriter {
     } else if (part instanceof Part.Image image) {
       g.writeStringField("type", "input_image");
       out.dataUriField("image_url", image.mediaType(), image.data());
-      g.writeStringField("detail", options.detail().wireName());
+      g.writeStringField("detail", details.of(image).wireName());
     } else {
       throw new IllegalArgumentException("a user turn cannot hold " + part.getClass().getSimpleName());
     }

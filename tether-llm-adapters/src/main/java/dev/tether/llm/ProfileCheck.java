@@ -32,7 +32,8 @@ final class ProfileCheck {
 
   private ProfileCheck() {}
 
-  static Result check(ProviderProfile profile, Conversation conversation, boolean fit) {
+  static Result check(ProviderProfile profile, Conversation conversation, RequestOptions options) {
+    boolean fit = options.fitImages();
     requireShapes(conversation);
     int count = conversation.images().size();
     int maxDimension = profile.maxDimension(count);
@@ -67,7 +68,36 @@ final class ProfileCheck {
       turns.add(changed ? new Turn(turn.role(), parts) : turn);
     }
     Conversation out = changes.isEmpty() ? conversation : new Conversation(conversation.systemPrompt(), turns);
-    return new Result(out, changes.isEmpty() ? FitReport.empty() : new FitReport(changes));
+    List<FitReport.ImageTokens> tokens = estimates(profile, out, options);
+    return new Result(out, changes.isEmpty() && tokens.isEmpty() ? FitReport.empty() : new FitReport(changes, tokens));
+  }
+
+  /**
+   * The token estimate of each image as it will be sent, from its header's dimensions; an image
+   * whose header cannot be read (only possible where the profile checks no dimensions) has none.
+   */
+  private static List<FitReport.ImageTokens> estimates(ProviderProfile profile, Conversation conversation,
+      RequestOptions options) {
+    if (profile.imageTokenRule() == ImageTokenRule.NONE) {
+      return List.of();
+    }
+    List<FitReport.ImageTokens> out = new ArrayList<>();
+    List<Part.Image> images = conversation.images();
+    for (int i = 0; i < images.size(); i++) {
+      Pixels.Size size;
+      try {
+        size = Pixels.of(images.get(i), i, profile);
+      } catch (ImageRuleException e) {
+        continue;
+      }
+      if (size.width() <= 0 || size.height() <= 0) {
+        continue;
+      }
+      ImageDetail detail = options.detailOf(i);
+      out.add(new FitReport.ImageTokens(i, size.width(), size.height(), detail,
+          profile.imageTokens(size.width(), size.height(), detail).orElseThrow()));
+    }
+    return out;
   }
 
   private static Part.Image checkImage(ProviderProfile profile, Part.Image image, Role role, int[] indexBox,

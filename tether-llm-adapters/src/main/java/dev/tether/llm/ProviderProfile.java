@@ -4,6 +4,7 @@ import dev.tether.api.Base64Lengths;
 import dev.tether.api.MediaType;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -40,6 +41,7 @@ public final class ProviderProfile {
   private final int manyImagesThreshold;
   private final int manyImagesMaxDimension;
   private final boolean assistantImages;
+  private final ImageTokenRule imageTokenRule; // null: the provider's
 
   private ProviderProfile(Builder b) {
     this.name = b.name;
@@ -53,6 +55,7 @@ public final class ProviderProfile {
     this.manyImagesThreshold = b.manyImagesThreshold;
     this.manyImagesMaxDimension = b.manyImagesMaxDimension;
     this.assistantImages = b.assistantImages;
+    this.imageTokenRule = b.imageTokenRule;
   }
 
   /**
@@ -137,6 +140,7 @@ public final class ProviderProfile {
     b.manyImagesThreshold = manyImagesThreshold;
     b.manyImagesMaxDimension = manyImagesMaxDimension;
     b.assistantImages = assistantImages;
+    b.imageTokenRule = imageTokenRule;
     return b;
   }
 
@@ -186,6 +190,27 @@ public final class ProviderProfile {
     return assistantImages;
   }
 
+  /** How this profile estimates an image's tokens; by default the provider's published rule. */
+  public ImageTokenRule imageTokenRule() {
+    return imageTokenRule != null ? imageTokenRule : ImageTokenRule.of(provider);
+  }
+
+  /**
+   * The estimated input tokens of a {@code width} x {@code height} image sent with {@code detail}
+   * (read by OpenAI only), by {@link #imageTokenRule()}; empty when the provider publishes no
+   * formula (Ollama).
+   *
+   * @throws IllegalArgumentException when a side is not positive
+   */
+  public OptionalInt imageTokens(int width, int height, ImageDetail detail) {
+    return imageTokenRule().estimate(width, height, detail);
+  }
+
+  /** {@link #imageTokens(int, int, ImageDetail)} with detail {@code auto}. */
+  public OptionalInt imageTokens(int width, int height) {
+    return imageTokens(width, height, ImageDetail.AUTO);
+  }
+
   /** An image's size in this profile's measure, from its decoded size. */
   public long measure(long decodedBytes) {
     return sizeMeasure == SizeMeasure.BASE64_CHARS ? Base64Lengths.encodedLength(decodedBytes) : decodedBytes;
@@ -212,6 +237,7 @@ public final class ProviderProfile {
     private int manyImagesThreshold;
     private int manyImagesMaxDimension;
     private boolean assistantImages;
+    private ImageTokenRule imageTokenRule;
 
     private Builder(String name, Provider provider) {
       name(name);
@@ -227,8 +253,15 @@ public final class ProviderProfile {
       return this;
     }
 
+    /** The provider; also the default {@link #imageTokenRule} when none is set. */
     public Builder provider(Provider provider) {
       this.provider = Objects.requireNonNull(provider, "provider");
+      return this;
+    }
+
+    /** How images are counted in tokens. Default: the provider's rule ({@link ImageTokenRule}). */
+    public Builder imageTokenRule(ImageTokenRule rule) {
+      this.imageTokenRule = Objects.requireNonNull(rule, "rule");
       return this;
     }
 

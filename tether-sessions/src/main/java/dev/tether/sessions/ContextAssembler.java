@@ -31,6 +31,13 @@ import java.util.Set;
  *       order (user, assistant, ...) survives.
  * </ol>
  *
+ * <p><b>Newest images only.</b> With {@link #withMaxImages(int)}, only the newest N images of
+ * the selection (counting images inside tool results) stay images; every older one becomes the
+ * text {@link #imagePlaceholder} naming its blob key and type, in its place, so older turns keep
+ * their text and the model still knows an image was there. Such a placeholder counts its length
+ * toward {@code maxChars} instead of {@code imageCost}, and its blob is never read. A long session
+ * so stays under a provider's image count and budget however many images it has seen.
+ *
  * <p>Immutable and thread-safe; blob I/O happens in {@link #assemble} and nowhere else.
  */
 public final class ContextAssembler {
@@ -41,23 +48,56 @@ public final class ContextAssembler {
 
   private static final System.Logger LOG = System.getLogger(ContextAssembler.class.getName());
 
+  /** {@link #maxImages()} when every selected image is kept. */
+  public static final int ALL_IMAGES = Integer.MAX_VALUE;
+
   private final BlobStore blobs;
   private final int imageCost;
+  private final int maxImages;
 
   /**
    * @param blobs where image refs are resolved
    * @param imageCost characters one image counts for; at least 0
    */
   public ContextAssembler(BlobStore blobs, int imageCost) {
+    this(blobs, imageCost, ALL_IMAGES);
+  }
+
+  private ContextAssembler(BlobStore blobs, int imageCost, int maxImages) {
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     if (imageCost < 0) {
       throw new IllegalArgumentException("imageCost must be >= 0 but was " + imageCost);
     }
+    if (maxImages < 0) {
+      throw new IllegalArgumentException("maxImages must be >= 0 but was " + maxImages);
+    }
     this.imageCost = imageCost;
+    this.maxImages = maxImages;
   }
 
   public int imageCost() {
     return imageCost;
+  }
+
+  /** How many of the newest images stay images; {@link #ALL_IMAGES} by default. */
+  public int maxImages() {
+    return maxImages;
+  }
+
+  /**
+   * This assembler keeping only the newest {@code maxImages} images (0: none; older ones become
+   * placeholders, see the class comment).
+   *
+   * @throws IllegalArgumentException when {@code maxImages} is negative
+   */
+  public ContextAssembler withMaxImages(int maxImages) {
+    return new ContextAssembler(blobs, imageCost, maxImages);
+  }
+
+  /** The text that stands in for an image left out by {@link #withMaxImages(int)}. */
+  public static String imagePlaceholder(BlobKey key, int maxImages) {
+    return "[image " + key + " (" + key.mediaType().mimeType() + ") left out: only the newest " + maxImages
+        + (maxImages == 1 ? " image is" : " images are") + " kept]";
   }
 
   /**
@@ -80,31 +120,93 @@ public final class ContextAssembler {
     }
     long used = systemPrompt.length();
     int start = turns.size();
+    int[] imagesLeft = {maxImages};
     while (start > 0 && turns.size() - start < maxTurns) {
-      long cost = cost(turns.get(start - 1).parts());
+      int before = imagesLeft[0];
+      long cost = cost(turns.get(start - 1).parts(), imagesLeft);
       if (used + cost > maxChars) {
+        imagesLeft[0] = before;
         break;
       }
       used += cost;
       start--;
     }
-    return trimToolChains(turns.subList(start, turns.size()));
+    List<SessionTurn> selected = trimToolChains(turns.subList(start, turns.size()));
+    return maxImages == ALL_IMAGES ? selected : newestImagesOnly(selected);
   }
 
   long cost(List<SessionPart> parts) {
+    return cost(parts, new int[] {ALL_IMAGES});
+  }
+
+  /**
+   * The cost of a turn's parts walked newest first, as the walk of {@link #select} meets them;
+   * {@code imagesLeft[0]} counts down the images that stay images (the others cost their placeholder).
+   */
+  private long cost(List<SessionPart> parts, int[] imagesLeft) {
     long cost = 0;
-    for (SessionPart part : parts) {
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      SessionPart part = parts.get(i);
       if (part instanceof SessionPart.Text text) {
         cost += text.text().length();
-      } else if (part instanceof SessionPart.ImageRef) {
-        cost += imageCost;
+      } else if (part instanceof SessionPart.ImageRef ref) {
+        if (imagesLeft[0] > 0) {
+          cost += imageCost;
+          if (imagesLeft[0] != ALL_IMAGES) {
+            imagesLeft[0]--;
+          }
+        } else {
+          cost += imagePlaceholder(ref.key(), maxImages).length();
+        }
       } else if (part instanceof SessionPart.ToolUse use) {
         cost += use.name().length() + use.input().size();
       } else if (part instanceof SessionPart.ToolResult result) {
-        cost += cost(result.content());
+        cost += cost(result.content(), imagesLeft);
       }
     }
     return cost;
+  }
+
+  /** The selection with every image older than the newest {@link #maxImages} made its placeholder. */
+  private List<SessionTurn> newestImagesOnly(List<SessionTurn> selected) {
+    int[] imagesLeft = {maxImages};
+    List<SessionTurn> out = new ArrayList<>(selected);
+    for (int t = out.size() - 1; t >= 0; t--) {
+      SessionTurn turn = out.get(t);
+      List<SessionPart> parts = newestImagesOnly(turn.parts(), imagesLeft);
+      if (parts != turn.parts()) {
+        out.set(t, new SessionTurn(turn.role(), turn.ts(), turn.user(), parts));
+      }
+    }
+    return out;
+  }
+
+  /** {@code parts} with old images replaced, walked newest first; the same list when nothing changed. */
+  private List<SessionPart> newestImagesOnly(List<SessionPart> parts, int[] imagesLeft) {
+    List<SessionPart> out = null;
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      SessionPart part = parts.get(i);
+      SessionPart replaced = part;
+      if (part instanceof SessionPart.ImageRef ref) {
+        if (imagesLeft[0] > 0) {
+          imagesLeft[0]--;
+        } else {
+          replaced = new SessionPart.Text(imagePlaceholder(ref.key(), maxImages));
+        }
+      } else if (part instanceof SessionPart.ToolResult result) {
+        List<SessionPart> content = newestImagesOnly(result.content(), imagesLeft);
+        if (content != result.content()) {
+          replaced = new SessionPart.ToolResult(result.toolUseId(), content, result.isError());
+        }
+      }
+      if (replaced != part) {
+        if (out == null) {
+          out = new ArrayList<>(parts);
+        }
+        out.set(i, replaced);
+      }
+    }
+    return out == null ? parts : out;
   }
 
   private static List<SessionTurn> trimToolChains(List<SessionTurn> selected) {

@@ -180,6 +180,7 @@ public final class SessionStore implements Closeable {
     private int maxLineBytes = -1;
     private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
     private int imageCost = ContextAssembler.DEFAULT_IMAGE_COST;
+    private int maxImages = ContextAssembler.ALL_IMAGES;
     private boolean durable = true;
     private Clock clock = Clock.systemUTC();
     private FrameValidator validator = FrameValidator.standard();
@@ -225,6 +226,18 @@ public final class SessionStore implements Closeable {
     }
 
     /** Whether appends fsync before returning; true by default. */
+    /**
+     * Context assembly keeps only the newest {@code maxImages} images, older ones becoming
+     * placeholders (see {@link ContextAssembler#withMaxImages(int)}). Default: every image.
+     */
+    public Builder maxImages(int maxImages) {
+      if (maxImages < 0) {
+        throw new IllegalArgumentException("maxImages must be >= 0 but was " + maxImages);
+      }
+      this.maxImages = maxImages;
+      return this;
+    }
+
     public Builder durable(boolean durable) {
       this.durable = durable;
       return this;
@@ -247,7 +260,7 @@ public final class SessionStore implements Closeable {
       PrivateFiles.createDirectories(dir);
       int lineBytes = maxLineBytes > 0 ? maxLineBytes : defaultLineBytes(validator.limits());
       return new SessionStore(dir, new Settings(blobs, lineBytes, durable, clock, validator,
-          new ContextAssembler(blobs, imageCost)), maxOpenFiles);
+          new ContextAssembler(blobs, imageCost).withMaxImages(maxImages)), maxOpenFiles);
     }
 
     static int defaultLineBytes(Limits limits) {
