@@ -6,9 +6,9 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.InlineImage;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.InlineAnswer;
+import dev.tether.api.InlineImage;
+import dev.tether.api.json.TetherJson;
 import dev.tether.media.MediaFrames;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
@@ -132,7 +132,7 @@ final class Egress {
             deliver(frame);
             if (log.debugging()) {
               log.debug("delivered " + frame.type() + " seq " + frame.seq() + " of " + frame.msgId().orElse("(no msg_id)"),
-                  dev.tether.api.internal.LogFields.of(config.instance(), frame));
+                  dev.tether.api.LogFields.of(config.instance(), frame));
             }
           } catch (RuntimeException e) {
             // A frame this code cannot handle must not block the frames after it.
@@ -180,11 +180,11 @@ final class Egress {
     String msgId = frame.msgId().orElse("");
     boolean answer = FrameTypes.ASSISTANT_DONE.equals(frame.type()) || FrameTypes.ASSISTANT_MESSAGE.equals(frame.type());
     Payload payload = null;
-    ApiInternals.Answer read = null;
+    InlineAnswer read = null;
     try {
       // an answer's images stay in the frame's bytes: they are checked and decoded from there
       if (answer) {
-        read = ApiInternals.readAnswer(frame);
+        read = InlineAnswer.read(frame);
       } else {
         payload = frame.payloadView();
       }

@@ -284,7 +284,7 @@ final class Ingress {
             .get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         if (log.debugging()) {
           log.debug("forwarded message " + m.messageId() + " from " + chat + " as " + sent.msgId() + " seq " + sent.ingressSeq(),
-              dev.tether.api.internal.LogFields.of(config.instance(), frame.toBuilder().msgId(sent.msgId()).build().withSeq(Math.max(0, sent.ingressSeq()))));
+              dev.tether.api.LogFields.of(config.instance(), frame.toBuilder().msgId(sent.msgId()).build().withSeq(Math.max(0, sent.ingressSeq()))));
         }
         return;
       } catch (InterruptedException e) {
