@@ -3,12 +3,14 @@
  * and the one error model ({@link dev.tether.api.TetherException} with {@link dev.tether.api.ErrorCode}).
  */
 module dev.tether.api {
-  requires com.fasterxml.jackson.core;
+  requires transitive com.fasterxml.jackson.core;
 
   exports dev.tether.api;
-  // Zero-copy access to payload bytes and the one Jackson configuration, for the tether modules.
-  exports dev.tether.api.internal to
-      dev.tether.images, dev.tether.sessions, dev.tether.media, dev.tether.store, dev.tether.store.sqlite,
-      dev.tether.store.jetstream, dev.tether.llm, dev.tether.server, dev.tether.client.http, dev.tether.chat, dev.tether.telegram, dev.tether.slack, dev.tether.whatsapp,
-      dev.tether.coven, dev.tether.mcp;
+  exports dev.tether.api.files;
+  exports dev.tether.api.json;
+  // Raw access to payload bytes, for the three modules that must share them without a copy: the
+  // validator (scans and reads whole frames), the HTTP server (reads validated bodies, answers
+  // with payload views) and the Coven bridge (builds and decodes attachments in place).
+  // Everyone else reads and writes RawJson through dev.tether.api.json.TetherJson.
+  exports dev.tether.api.internal to dev.tether.images, dev.tether.server, dev.tether.coven;
 }

@@ -8,6 +8,7 @@ module dev.tether.store {
   requires transitive dev.tether.client;
 
   exports dev.tether.store;
-  // The memory ring as a store with its own writer keeps it in step (durable, JetStream).
-  exports dev.tether.store.internal to dev.tether.store.sqlite;
+  // The memory ring as a store with its own writer keeps it in step (durable, JetStream), and the
+  // ring fed with frames sequenced elsewhere (SequencedFrameIndex, JetStream).
+  exports dev.tether.store.internal to dev.tether.store.sqlite, dev.tether.store.jetstream;
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionStore;
 import java.io.IOException;

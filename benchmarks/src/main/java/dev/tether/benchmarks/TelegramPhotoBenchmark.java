@@ -4,14 +4,14 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.Frames;
 import dev.tether.api.Image;
+import dev.tether.api.InlineAnswer;
+import dev.tether.api.InlineImage;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.InlineImage;
+import dev.tether.chat.AnswerImages;
 import dev.tether.images.Images;
 import dev.tether.telegram.TelegramChat;
-import dev.tether.telegram.internal.InlineImages;
 import dev.tether.telegram.internal.PhotoUpload;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -33,9 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The Telegram bridge's egress of an answer with four 5 MiB PNG images (an {@code assistant.done}
  * read from its wire bytes): the payload read as the bridge's egress reads it (text and each
- * image's base64 left in the payload's bytes, {@code ApiInternals.readAnswer}), each image checked
+ * image's base64 left in the payload's bytes, {@code InlineAnswer.read}), each image checked
  * against the bridge's limits and decoded from those bytes into its {@code sendPhoto} multipart body
- * ({@link InlineImages}, {@link PhotoUpload}), as the egress does before each upload. The floor ({@code answerToUploadsFloor}) is one JDK
+ * ({@link AnswerImages}, {@link PhotoUpload}), as the egress does before each upload. The floor ({@code answerToUploadsFloor}) is one JDK
  * base64 decode of each image from the payload's bytes.
  *
  * <pre>
@@ -75,11 +75,11 @@ public class TelegramPhotoBenchmark {
 
   @Benchmark
   public List<PhotoUpload> answerToUploads() {
-    ApiInternals.Answer done = ApiInternals.readAnswer(frame);
+    InlineAnswer done = InlineAnswer.read(frame);
     List<PhotoUpload> uploads = new ArrayList<>(done.images().size());
     for (int i = 0; i < done.images().size(); i++) {
       InlineImage image = done.images().get(i);
-      InlineImages.check(image, Limits.defaults());
+      AnswerImages.check(image, Limits.defaults());
       uploads.add(PhotoUpload.of(chat, image, i, i == done.images().size() - 1 ? done.text() : null));
     }
     return uploads;

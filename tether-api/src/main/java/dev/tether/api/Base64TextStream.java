@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.Objects;
 
 /**
  * The decoded bytes of base64 text held as a String, decoded a chunk at a time: memory stays at
@@ -42,7 +43,7 @@ final class Base64TextStream extends InputStream {
 
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       return 0;
     }

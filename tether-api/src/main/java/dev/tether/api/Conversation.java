@@ -1,5 +1,6 @@
 package dev.tether.api;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,7 +18,7 @@ public record Conversation(String systemPrompt, List<Turn> turns) {
 
   /** All image parts, in order, including those inside tool results. */
   public List<Part.Image> images() {
-    List<Part.Image> images = new java.util.ArrayList<>();
+    List<Part.Image> images = new ArrayList<>();
     for (Turn turn : turns) {
       for (Part part : turn.parts()) {
         if (part instanceof Part.Image image) {

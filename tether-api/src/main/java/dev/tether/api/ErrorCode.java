@@ -1,5 +1,7 @@
 package dev.tether.api;
 
+import java.util.Optional;
+
 /**
  * The one vocabulary of failures a caller can act on, for every transport: why input from the
  * wire was rejected, why a request to a host was refused, why a media or attachment request
@@ -170,14 +172,14 @@ public enum ErrorCode {
   }
 
   /** The code whose {@link #name()} is {@code name}, if any: for codes read back from a host's answer. */
-  public static java.util.Optional<ErrorCode> parse(String name) {
+  public static Optional<ErrorCode> parse(String name) {
     if (name == null) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(valueOf(name));
+      return Optional.of(valueOf(name));
     } catch (IllegalArgumentException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import dev.tether.api.internal.WireRules;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Reads one frame from UTF-8 bytes in a single streaming pass.
@@ -59,11 +61,11 @@ final class FrameReader {
     Integer version = null;
     String ts = null;
     SessionKey session = null;
-    java.util.Map<String, RawJson> sessionExtensions = java.util.Map.of();
+    Map<String, RawJson> sessionExtensions = Map.of();
     String msgId = null;
     long seq = 0;
     RawJson payload = null;
-    java.util.Map<String, RawJson> extensions = new java.util.LinkedHashMap<>();
+    Map<String, RawJson> extensions = new LinkedHashMap<>();
 
     for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
       JsonToken t = p.nextToken();
@@ -74,9 +76,9 @@ final class FrameReader {
         case "session" -> {
           if (t == JsonToken.VALUE_NULL) {
             session = null;
-            sessionExtensions = java.util.Map.of();
+            sessionExtensions = Map.of();
           } else {
-            sessionExtensions = new java.util.LinkedHashMap<>();
+            sessionExtensions = new LinkedHashMap<>();
             session = readSession(p, t, sessionExtensions);
           }
         }
@@ -152,7 +154,7 @@ final class FrameReader {
   }
 
   /** Reads {@code session}; fields other than channel and id go to {@code unknown} as raw JSON. */
-  private SessionKey readSession(JsonParser p, JsonToken t, java.util.Map<String, RawJson> unknown) throws IOException {
+  private SessionKey readSession(JsonParser p, JsonToken t, Map<String, RawJson> unknown) throws IOException {
     if (t != JsonToken.START_OBJECT) {
       throw malformed("session must be an object {\"channel\": ..., \"id\": ...}");
     }

@@ -1,6 +1,7 @@
 package dev.tether.api;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ public final class Frames {
   public static Frame userMessage(SessionKey session, String msgId, String text, List<Image> images, User user) {
     Objects.requireNonNull(msgId, "msgId");
     return Frame.of(session, msgId,
-        new Payload.UserMessage(text, images, Optional.ofNullable(user), java.util.Map.of()));
+        new Payload.UserMessage(text, images, Optional.ofNullable(user), Map.of()));
   }
 
   /** The {@code assistant.done} that answers the user message {@code replyToMsgId}. */

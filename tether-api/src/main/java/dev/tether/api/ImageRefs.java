@@ -7,8 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -65,9 +68,9 @@ public final class ImageRefs {
     Objects.requireNonNull(bytes, "bytes");
     Objects.requireNonNull(mediaType, "mediaType");
     try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
-      return java.util.HexFormat.of().formatHex(digest) + "." + mediaType.extension();
-    } catch (java.security.NoSuchAlgorithmException e) {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
+      return HexFormat.of().formatHex(digest) + "." + mediaType.extension();
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
   }

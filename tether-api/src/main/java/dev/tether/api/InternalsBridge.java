@@ -1,6 +1,7 @@
 package dev.tether.api;
 
 import dev.tether.api.internal.ApiInternals;
+import java.nio.ByteBuffer;
 
 /** Gives the other tether modules zero-copy access to payload bytes; see {@link ApiInternals}. */
 final class InternalsBridge implements ApiInternals.Bridge {
@@ -25,7 +26,7 @@ final class InternalsBridge implements ApiInternals.Bridge {
   }
 
   @Override
-  public ApiInternals.Answer readAnswer(String type, RawJson payload) {
-    return PayloadJson.readAnswer(type, payload);
+  public ByteBuffer plainBase64(InlineImage image) {
+    return image.plainView();
   }
 }

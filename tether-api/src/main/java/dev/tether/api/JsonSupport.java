@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

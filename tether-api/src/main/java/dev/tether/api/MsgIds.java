@@ -1,5 +1,6 @@
 package dev.tether.api;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,7 +21,7 @@ public final class MsgIds {
   }
 
   static long nextNanos() {
-    java.time.Instant now = java.time.Instant.now();
+    Instant now = Instant.now();
     long candidate = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     return LAST.accumulateAndGet(candidate, (last, next) -> Math.max(last + 1, next));
   }

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.InlineImage;
 import dev.tether.api.internal.PlainStringParser;
 import dev.tether.api.internal.RawStrings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,12 +60,12 @@ final class PayloadJson {
   }
 
   /** What {@link #read} gives for an answer, with each image's base64 left in the payload's bytes. */
-  static ApiInternals.Answer readAnswer(String type, RawJson payload) {
+  static InlineAnswer readAnswer(String type, RawJson payload) {
     if (!type.equals(FrameTypes.ASSISTANT_DONE) && !type.equals(FrameTypes.ASSISTANT_MESSAGE)) {
       throw new IllegalArgumentException("not an answer frame: " + type);
     }
     Fields f = parse(type, payload);
-    return new ApiInternals.Answer(requireText(type, f), f.images == null ? List.of() : List.copyOf(f.images));
+    return new InlineAnswer(requireText(type, f), f.images == null ? List.of() : List.copyOf(f.images));
   }
 
   private static boolean isModelled(String type) {
@@ -114,7 +114,7 @@ final class PayloadJson {
             p.finishToken();
           }
           long to = p.currentLocation().getByteOffset();
-          byte[] value = java.util.Arrays.copyOfRange(
+          byte[] value = Arrays.copyOfRange(
               payload.array, payload.offset + (int) from, payload.offset + (int) to);
           f.extra.put(name, new RawJson(value, 0, value.length));
         }

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * One JSON value held as its UTF-8 bytes, exactly as it arrived.
@@ -55,6 +56,19 @@ public final class RawJson {
    */
   public static RawJson ofUtf8(byte[] utf8) {
     byte[] copy = utf8.clone();
+    JsonSupport.requireSingleValue(copy, 0, copy.length);
+    return new RawJson(copy, 0, copy.length);
+  }
+
+  /**
+   * Copies and checks the UTF-8 JSON text {@code utf8[offset, offset + length)}.
+   *
+   * @throws TetherException with {@link ErrorCode#MALFORMED_FRAME} when it is not exactly one value
+   * @throws IndexOutOfBoundsException when the range is not inside {@code utf8}
+   */
+  public static RawJson ofUtf8(byte[] utf8, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, utf8.length);
+    byte[] copy = Arrays.copyOfRange(utf8, offset, offset + length);
     JsonSupport.requireSingleValue(copy, 0, copy.length);
     return new RawJson(copy, 0, copy.length);
   }

@@ -1,5 +1,6 @@
 package dev.tether.api;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,15 +9,15 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.lists;
 
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.InlineImage;
 import java.nio.charset.StandardCharsets;
+import dev.tether.api.internal.ApiInternals;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
 /**
- * {@link ApiInternals#readAnswer}, the answer read that leaves each image's base64 in the payload,
+ * {@link InlineAnswer#read}, the answer read that leaves each image's base64 in the payload,
  * reads every payload exactly as {@link Frame#payloadView()} does: the same text and images, or the
  * same error, whatever the payload holds.
  */
@@ -40,7 +41,7 @@ class ReadAnswerTest {
 
   private static String answerVerdict(Frame frame) {
     try {
-      ApiInternals.Answer answer = ApiInternals.readAnswer(frame);
+      InlineAnswer answer = InlineAnswer.read(frame);
       return answer.text() + " " + answer.images().stream().map(InlineImage::toImage).toList();
     } catch (TetherException e) {
       return e.code() + ": " + e.getMessage();
@@ -76,18 +77,19 @@ class ReadAnswerTest {
   void plainBase64_staysInThePayloadsBytes_escapedBase64_isItsText() {
     Frame frame = frame(FrameTypes.ASSISTANT_DONE, "{\"text\":\"t\",\"images\":["
         + "{\"media_type\":\"image/png\",\"data\":\"iVBORw0KGgo=\"},{\"media_type\":\"image/png\",\"data\":\"iVBOR\\/w\"}]}");
-    List<InlineImage> images = ApiInternals.readAnswer(frame).images();
+    List<InlineImage> images = InlineAnswer.read(frame).images();
     InlineImage plain = images.get(0);
     assertTrue(plain.isPlain());
-    assertEquals("iVBORw0KGgo=", new String(plain.array(), plain.offset(), plain.length(), StandardCharsets.ISO_8859_1));
+    assertEquals("iVBORw0KGgo=", plain.toImage().data());
+    assertArrayEquals(Base64.getDecoder().decode("iVBORw0KGgo="), plain.decode());
     assertFalse(images.get(1).isPlain());
     assertEquals("iVBOR/w", images.get(1).toImage().data());
-    assertThrows(IllegalStateException.class, () -> images.get(1).array());
+    assertThrows(IllegalStateException.class, () -> ApiInternals.plainBase64(images.get(1)));
   }
 
   @Test
   void readAnswer_refusesFramesThatAreNotAnswers() {
     assertThrows(IllegalArgumentException.class,
-        () -> ApiInternals.readAnswer(frame(FrameTypes.USER_MESSAGE, "{\"text\":\"hi\"}")));
+        () -> InlineAnswer.read(frame(FrameTypes.USER_MESSAGE, "{\"text\":\"hi\"}")));
   }
 }

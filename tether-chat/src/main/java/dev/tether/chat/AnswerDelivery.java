@@ -6,10 +6,10 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.InlineImage;
-import dev.tether.api.internal.LogFields;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.InlineAnswer;
+import dev.tether.api.InlineImage;
+import dev.tether.api.LogFields;
+import dev.tether.api.json.TetherJson;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.media.MediaFrames;
@@ -194,11 +194,11 @@ public final class AnswerDelivery<C> {
     String msgId = frame.msgId().orElse("");
     boolean answer = FrameTypes.ASSISTANT_DONE.equals(frame.type()) || FrameTypes.ASSISTANT_MESSAGE.equals(frame.type());
     Payload payload = null;
-    ApiInternals.Answer read = null;
+    InlineAnswer read = null;
     try {
       // an answer's images stay in the frame's bytes: they are checked and decoded from there
       if (answer) {
-        read = ApiInternals.readAnswer(frame);
+        read = InlineAnswer.read(frame);
       } else {
         payload = frame.payloadView();
       }

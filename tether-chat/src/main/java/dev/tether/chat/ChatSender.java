@@ -1,6 +1,6 @@
 package dev.tether.chat;
 
-import dev.tether.api.internal.InlineImage;
+import dev.tether.api.InlineImage;
 import java.io.IOException;
 
 /**

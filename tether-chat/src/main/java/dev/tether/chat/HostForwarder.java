@@ -2,7 +2,7 @@ package dev.tether.chat;
 
 import dev.tether.api.Frame;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.LogFields;
+import dev.tether.api.LogFields;
 import dev.tether.client.SendReceipt;
 import java.io.InterruptedIOException;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.tether.chat;
 
-import dev.tether.api.internal.PrivateDirectory;
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateDirectory;
+import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

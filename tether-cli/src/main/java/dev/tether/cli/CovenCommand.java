@@ -166,7 +166,7 @@ final class CovenCommand implements Callable<Integer> {
   /** The id in {@code file}, or a new UUID written there (owner-only) when it does not exist. */
   static String agentId(Path file) throws IOException {
     if (Files.exists(file)) {
-      dev.tether.api.internal.PrivateFiles.restrict(file); // one an earlier version wrote 0644
+      dev.tether.api.files.PrivateFiles.restrict(file); // one an earlier version wrote 0644
       String id = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (id.isEmpty() || id.contains("\n")) {
         throw new IllegalArgumentException(file + " must hold one agent id");
@@ -175,13 +175,13 @@ final class CovenCommand implements Callable<Integer> {
     }
     Path dir = file.toAbsolutePath().getParent();
     if (dir != null && !Files.isDirectory(dir)) {
-      dev.tether.api.internal.PrivateFiles.createDirectories(dir);
+      dev.tether.api.files.PrivateFiles.createDirectories(dir);
     }
     String id = UUID.randomUUID().toString();
     // 0600 from its creation: Files.writeString would make it 0644 under the usual umask.
     try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file,
         java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
-        dev.tether.api.internal.PrivateFiles.fileAttributes(file))) {
+        dev.tether.api.files.PrivateFiles.fileAttributes(file))) {
       java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap((id + "\n").getBytes(StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         ch.write(bytes);
@@ -227,14 +227,14 @@ final class CovenCommand implements Callable<Integer> {
     public void onForwarded(String requestId, dev.tether.api.Frame frame) {
       frame.msgId().ifPresent(id -> msgIds.put(requestId, id));
       asks.debug("tether coven: request " + requestId + " posted as " + frame.msgId().orElse("(no msg_id)"),
-          dev.tether.api.internal.LogFields.of(instance, frame));
+          dev.tether.api.LogFields.of(instance, frame));
     }
 
     @Override
     public void onRequestEnded(String requestId, String outcome) {
       String msgId = msgIds.remove(requestId);
       asks.info("tether coven: request " + requestId + " " + outcome,
-          dev.tether.api.internal.LogFields.of("instance", instance, "msg_id", msgId));
+          dev.tether.api.LogFields.of("instance", instance, "msg_id", msgId));
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.tether.cli;
 
-import dev.tether.api.internal.PrivateDirectory;
+import dev.tether.api.files.PrivateDirectory;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -134,7 +134,7 @@ final class DemoAgent implements AutoCloseable {
     }
     if (ASKS.debugging()) {
       ASKS.debug("tether agent: received " + id + " seq " + frame.seq() + " in " + session,
-          dev.tether.api.internal.LogFields.of(instance, frame));
+          dev.tether.api.LogFields.of(instance, frame));
     }
     Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
     AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
@@ -266,7 +266,7 @@ final class DemoAgent implements AutoCloseable {
   }
 
   private Map<String, String> fields(SessionKey session, String msgId, String type) {
-    return dev.tether.api.internal.LogFields.of("instance", instance, "session", session.toString(), "msg_id", msgId, "type", type);
+    return dev.tether.api.LogFields.of("instance", instance, "session", session.toString(), "msg_id", msgId, "type", type);
   }
 
   static String rootMessage(Throwable t) {

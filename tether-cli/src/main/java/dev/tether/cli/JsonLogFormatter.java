@@ -13,7 +13,7 @@ import java.util.logging.LogRecord;
 /**
  * {@code --log-format json}: one JSON object per line, {@code {"ts","level","logger","msg"}} plus
  * {@code instance}, {@code session}, {@code msg_id}, {@code type}, {@code seq} and {@code code} where
- * the line has them (see {@code dev.tether.api.internal.LogFields}), and
+ * the line has them (see {@code dev.tether.api.LogFields}), and
  * {@code error} (the exception's class and message) when one was logged. Where the fields come
  * from: a {@link java.util.Map} among the record's parameters (the convention for structured
  * fields through {@code System.Logger}: {@code LOG.log(level, "msg", Map.of("instance", id))}); the

@@ -1,6 +1,8 @@
 package dev.tether.client;
 
+import dev.tether.api.ErrorCode;
 import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,7 +42,7 @@ public interface AttachmentClient {
    * fails with {@code NOT_IMPLEMENTED}, for implementations written before this method.
    */
   default CompletableFuture<Void> deleteAttachment(String instance, SessionKey session, String name) {
-    return CompletableFuture.failedFuture(dev.tether.api.TetherException.of(dev.tether.api.ErrorCode.NOT_IMPLEMENTED,
+    return CompletableFuture.failedFuture(TetherException.of(ErrorCode.NOT_IMPLEMENTED,
         getClass().getSimpleName() + " cannot delete attachments"));
   }
 }

@@ -1,7 +1,10 @@
 package dev.tether.client;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One file stored as a session attachment on a host, as the host lists it. Immutable.
@@ -40,7 +43,7 @@ public record AttachmentInfo(String name, String mimeType, long size, Instant ad
    * The {@code user.message} payload field {@code attachments} for {@code stored}: a JSON array of
    * {@code {"name","mime_type","size"}} in order.
    */
-  public static String payloadJson(java.util.List<AttachmentInfo> stored) {
+  public static String payloadJson(List<AttachmentInfo> stored) {
     StringBuilder sb = new StringBuilder("[");
     for (AttachmentInfo a : stored) {
       sb.append(sb.length() == 1 ? "" : ",").append("{\"name\":");
@@ -59,7 +62,7 @@ public record AttachmentInfo(String name, String mimeType, long size, Instant ad
       if (c == '"' || c == '\\') {
         sb.append('\\').append(c);
       } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
       } else {
         sb.append(c);
       }
@@ -75,8 +78,8 @@ public record AttachmentInfo(String name, String mimeType, long size, Instant ad
     return NOTICE_LINE.matcher(text).replaceAll("").stripTrailing();
   }
 
-  private static final java.util.regex.Pattern NOTICE_LINE =
-      java.util.regex.Pattern.compile("(?m)^\\[Attachment: [^\\n]*\\(\\d+ bytes, [^\\n]*\\)\\]$\\n?");
+  private static final Pattern NOTICE_LINE =
+      Pattern.compile("(?m)^\\[Attachment: [^\\n]*\\(\\d+ bytes, [^\\n]*\\)\\]$\\n?");
 
   /** {@link #notice()} for these facts; the console writes the same line in JavaScript. */
   public static String noticeOf(String name, long size, String mimeType) {

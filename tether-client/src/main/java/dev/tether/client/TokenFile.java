@@ -1,6 +1,7 @@
 package dev.tether.client;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -56,9 +57,9 @@ public final class TokenFile {
     new SecureRandom().nextBytes(random);
     String token = HexFormat.of().formatHex(random);
     // Created with mode 0600 in one step, so the token is never readable by others.
-    try (var ch = Files.newByteChannel(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+    try (var ch = Files.newByteChannel(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-      ch.write(java.nio.ByteBuffer.wrap((token + "\n").getBytes(StandardCharsets.US_ASCII)));
+      ch.write(ByteBuffer.wrap((token + "\n").getBytes(StandardCharsets.US_ASCII)));
     }
     return token;
   }

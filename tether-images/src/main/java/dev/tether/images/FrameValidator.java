@@ -5,6 +5,7 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Image;
+import dev.tether.api.ImageRefs;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
@@ -194,7 +195,7 @@ public final class FrameValidator {
    * the limit). Whether the blob exists and matches is for whoever holds the blob store.
    */
   private long judgeRef(FrameScan scan, int i, MediaType declared) {
-    if (!dev.tether.api.ImageRefs.isKeyFor(scan.blob(i), declared)) {
+    if (!ImageRefs.isKeyFor(scan.blob(i), declared)) {
       String key = scan.blob(i);
       throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + ": blob '"
           + (key.length() > 80 ? key.substring(0, 80) + "..." : key) + "' is not a blob key for " + declared.mimeType()

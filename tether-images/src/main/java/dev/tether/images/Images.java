@@ -2,10 +2,14 @@ package dev.tether.images;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Image;
+import dev.tether.api.InlineImage;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
+import dev.tether.api.internal.ApiInternals;
+import java.nio.ByteBuffer;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -59,6 +63,23 @@ public final class Images {
   }
 
   /**
+   * Checks an answer's inline image ({@link dev.tether.api.InlineAnswer}) by the rules of {@link
+   * #of(MediaType, String, Limits)} (media type, base64, size, signature), with the same errors;
+   * plain base64 is checked where it sits in the payload's bytes, without a String copy.
+   *
+   * @throws TetherException when the image breaks a rule
+   */
+  public static void check(InlineImage image, Limits limits) {
+    Objects.requireNonNull(image, "image");
+    if (image.isPlain()) {
+      ByteBuffer base64 = ApiInternals.plainBase64(image);
+      check(image.mediaType(), base64.array(), base64.arrayOffset() + base64.position(), base64.remaining(), limits);
+    } else {
+      of(image.mediaType(), image.toImage().data(), limits);
+    }
+  }
+
+  /**
    * An image from a {@code data:image/png;base64,...} URI: the prefix is stripped and its type
    * must be one of the four and match the bytes.
    */
@@ -83,7 +104,7 @@ public final class Images {
     if (parameters >= 0) {
       mime = mime.substring(0, parameters);
     }
-    MediaType type = ImageCheck.mediaType(mime.toLowerCase(java.util.Locale.ROOT), 0);
+    MediaType type = ImageCheck.mediaType(mime.toLowerCase(Locale.ROOT), 0);
     return of(type, dataUri.substring(comma + 1), limits);
   }
 

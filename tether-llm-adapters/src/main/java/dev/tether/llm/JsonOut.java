@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.ImageData;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -3,7 +3,7 @@ package dev.tether.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.Conversation;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import java.io.IOException;
 
 /** Streaming JSON shared by both directions of the MCP conversion. Stateless. */

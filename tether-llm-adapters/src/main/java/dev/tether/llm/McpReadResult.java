@@ -8,8 +8,7 @@ import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.RawStrings;
+import dev.tether.api.json.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,14 +69,10 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
     try (JsonGenerator g = McpFrameJson.FACTORY.createGenerator(json)) {
       g.writeStartObject();
       g.writeArrayFieldStart("frames");
-      ByteArrayOutputStream stubbed = new ByteArrayOutputStream();
       for (Frame frame : frames) {
         Frame small = frame;
         if (frame.hasPayload()) {
-          stubbed.reset();
-          stubPayload(frame.payload(), stubbed, content);
-          byte[] payload = stubbed.toByteArray(); // our generator's output: one object, owned by nobody else
-          small = frame.toBuilder().payload(ApiInternals.wrapTrusted(payload, 0, payload.length)).build();
+          small = frame.toBuilder().payload(stubPayload(frame.payload(), content)).build();
         }
         try (JsonParser p = McpFrameJson.FACTORY.createParser(FrameCodec.standard().write(small))) {
           p.nextToken();
@@ -100,14 +95,11 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
   }
 
   /** Writes {@code payload} with each image of {@code images} replaced by its stub, adding the image items to {@code content}. */
-  private static void stubPayload(RawJson payload, ByteArrayOutputStream out, List<McpContent> content) throws IOException {
-    byte[] bytes = ApiInternals.array(payload);
-    int base = ApiInternals.offset(payload);
-    try (JsonParser p = McpFrameJson.FACTORY.createParser(bytes, base, payload.size());
-        JsonGenerator g = McpFrameJson.FACTORY.createGenerator(out)) {
+  private static RawJson stubPayload(RawJson payload, List<McpContent> content) throws IOException {
+    try (JsonParser p = TetherJson.parser(payload)) {
       p.nextToken();
-      int limit = base + payload.size();
-      McpFrameJson.copyPayload(p, g, (parser, gen) -> stubImage(parser, gen, bytes, base, limit, content));
+      // our generator's output: one object, not parsed again
+      return TetherJson.write(g -> McpFrameJson.copyPayload(p, g, (parser, gen) -> stubImage(parser, gen, content)));
     }
   }
 
@@ -116,7 +108,7 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
    * bytes the reader could not fetch ({@code {"media_type","blob","size"}}) stays as it is, so the
    * model sees which blob is missing instead of the whole read failing.
    */
-  private static void stubImage(JsonParser p, JsonGenerator g, byte[] bytes, int base, int limit, List<McpContent> content)
+  private static void stubImage(JsonParser p, JsonGenerator g, List<McpContent> content)
       throws IOException {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       g.copyCurrentStructure(p);
@@ -131,8 +123,8 @@ public record McpReadResult(List<Frame> frames, long nextSeq, boolean timedOut, 
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if ("data".equals(name) && value == JsonToken.VALUE_STRING) {
-        data = RawStrings.text(p, bytes, base, limit);
-        token = p.currentToken(); // RawStrings moved on to the token after the string
+        data = TetherJson.readString(p);
+        token = p.currentToken(); // readString moved on to the token after the string
         continue;
       }
       if ("media_type".equals(name) && value == JsonToken.VALUE_STRING) {

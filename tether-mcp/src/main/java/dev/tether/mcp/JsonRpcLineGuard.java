@@ -3,7 +3,7 @@ package dev.tether.mcp;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.ErrorCode;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.io.InputStream;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -120,7 +121,7 @@ final class MediaFileFields {
     if (!(v instanceof Map<?, ?> map)) {
       throw wrongType(field, "an object", v);
     }
-    Map<String, String> out = new java.util.LinkedHashMap<>();
+    Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<?, ?> e : map.entrySet()) {
       if (!(e.getValue() instanceof String s)) {
         throw new MediaFormatException(where + ": " + field + "." + MediaText.excerpt((String) e.getKey())

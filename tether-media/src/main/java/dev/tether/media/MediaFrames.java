@@ -10,7 +10,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.images.Images;
 import dev.tether.media.internal.MediaJson;
 import dev.tether.media.internal.MediaText;

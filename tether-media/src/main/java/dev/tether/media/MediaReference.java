@@ -1,8 +1,10 @@
 package dev.tether.media;
 
 import dev.tether.media.internal.MediaText;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -62,7 +64,7 @@ public record MediaReference(
     fileName = fileName == null ? null : MediaText.wellFormed(fileName);
     caption = caption == null ? null : MediaText.wellFormed(caption);
     if (downloadInfo != null) {
-      Map<String, String> clean = new java.util.HashMap<>();
+      Map<String, String> clean = new HashMap<>();
       for (Map.Entry<String, String> e : downloadInfo.entrySet()) {
         clean.put(e.getKey() == null ? null : MediaText.wellFormed(e.getKey()),
             e.getValue() == null ? null : MediaText.wellFormed(e.getValue()));
@@ -121,7 +123,7 @@ public record MediaReference(
   public Instant expiresAt() {
     try {
       return createdAt.plus(ttl);
-    } catch (ArithmeticException | java.time.DateTimeException e) {
+    } catch (ArithmeticException | DateTimeException e) {
       return Instant.MAX;
     }
   }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The registry file that another process (the agent's container) reads:
@@ -72,7 +73,7 @@ final class MediaRegistryFile {
     }
     g.writeStringField("caption", ref.caption());
     g.writeObjectFieldStart("download_info");
-    for (Map.Entry<String, String> e : new java.util.TreeMap<>(ref.downloadInfo()).entrySet()) {
+    for (Map.Entry<String, String> e : new TreeMap<>(ref.downloadInfo()).entrySet()) {
       g.writeStringField(e.getKey(), e.getValue());
     }
     g.writeEndObject();

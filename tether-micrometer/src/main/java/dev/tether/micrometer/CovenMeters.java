@@ -1,5 +1,6 @@
 package dev.tether.micrometer;
 
+import dev.tether.api.Frame;
 import dev.tether.coven.CovenListener;
 import dev.tether.coven.CovenTermination;
 import dev.tether.coven.CovenWelcome;
@@ -57,7 +58,7 @@ public final class CovenMeters implements CovenListener {
   }
 
   @Override
-  public void onForwarded(String requestId, dev.tether.api.Frame frame) {
+  public void onForwarded(String requestId, Frame frame) {
     next.onForwarded(requestId, frame);
   }
 

@@ -4,7 +4,9 @@ import dev.tether.coven.CovenListener;
 import dev.tether.media.MediaRegistry;
 import dev.tether.server.TetherServer;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Binds tether to a Micrometer {@link MeterRegistry} the embedder passes. Every meter is named
@@ -29,7 +31,7 @@ import java.util.Objects;
 public final class TetherMeters {
   private final MeterRegistry registry;
   private InstanceTags instances = InstanceTags.none();
-  private final java.util.Map<String, StoreMeters> stores = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, StoreMeters> stores = new ConcurrentHashMap<>();
 
   private TetherMeters(MeterRegistry registry) {
     this.registry = registry;

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The JSON pieces of {@link CanonicalLineReader}: strings, integers and raw values read from bytes
@@ -154,7 +155,7 @@ final class CanonicalJson {
         throw decline();
       }
       if (n + 2 > chars.length) {
-        chars = java.util.Arrays.copyOf(chars, chars.length * 2);
+        chars = Arrays.copyOf(chars, chars.length * 2);
       }
       int c = b[pos];
       if (c == '"') {
@@ -324,7 +325,7 @@ final class CanonicalJson {
       for (int k = 0; k < count; k++) {
         int s = keys[base + 2 * k];
         int e = keys[base + 2 * k + 1];
-        if (java.util.Arrays.equals(b, s, e, b, keyStart, keyEnd)) {
+        if (Arrays.equals(b, s, e, b, keyStart, keyEnd)) {
           throw decline(); // a duplicate key: the strict reading reports it
         }
       }

@@ -1,12 +1,11 @@
 package dev.tether.sessions;
 
 import dev.tether.api.MediaType;
+import dev.tether.api.RawJson;
 import dev.tether.api.Role;
-import dev.tether.api.internal.ApiInternals;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -165,8 +164,8 @@ final class CanonicalLineReader {
       json.expect(INPUT);
       int start = json.pos;
       int end = json.rawValue();
-      byte[] input = Arrays.copyOfRange(json.b, start, end); // canonical already: what the strict copy would write
-      part = new SessionPart.ToolUse(id, name, ApiInternals.wrapTrusted(input, 0, input.length));
+      // canonical already: what the strict copy would write
+      part = new SessionPart.ToolUse(id, name, RawJson.ofUtf8(json.b, start, end - start));
     } else if (!insideToolResult && json.consume(TOOL_RESULT)) {
       String toolUseId = json.string();
       boolean isError = json.consume(IS_ERROR_TRUE);

@@ -1,6 +1,6 @@
 package dev.tether.sessions;
 
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateFiles;
 import dev.tether.images.Images;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Limits;

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import dev.tether.api.RawJson;
 import dev.tether.api.Role;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.TetherException;
+import dev.tether.api.json.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,7 +129,7 @@ final class SessionLineCodec {
       return fields.turn();
     } catch (IOException e) {
       throw new SessionLineException("not valid JSON: " + firstLine(e.getMessage()), e);
-    } catch (IllegalArgumentException | dev.tether.api.TetherException e) {
+    } catch (IllegalArgumentException | TetherException e) {
       throw new SessionLineException(e.getMessage(), e);
     }
   }
@@ -325,12 +325,7 @@ final class SessionLineCodec {
   }
 
   private static RawJson raw(JsonParser p) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
-      g.copyCurrentStructure(p);
-    }
-    byte[] json = out.toByteArray(); // our generator's output: one valid value, owned by nobody else
-    return ApiInternals.wrapTrusted(json, 0, json.length);
+    return TetherJson.write(64, g -> g.copyCurrentStructure(p)); // one value, no second parse
   }
 
   private static String text(JsonParser p, JsonToken token, String field) throws IOException, SessionLineException {

@@ -1,6 +1,7 @@
 package dev.tether.sessions;
 
 import dev.tether.api.Conversation;
+import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Image;
@@ -9,8 +10,9 @@ import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.Role;
 import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
 import dev.tether.api.User;
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateFiles;
 import dev.tether.sessions.internal.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
@@ -272,7 +274,7 @@ public final class SessionLog implements Closeable {
     SessionTurn turn = new SessionTurn(Role.USER, frame.ts().orElseGet(settings.clock()::instant), user, parts);
     byte[] json = SessionLineCodec.write(turn);
     if (json.length > settings.maxLineBytes()) {
-      throw dev.tether.api.TetherException.of(dev.tether.api.ErrorCode.FRAME_TOO_LARGE, tooLong(json.length));
+      throw TetherException.of(ErrorCode.FRAME_TOO_LARGE, tooLong(json.length));
     }
     appendLine(turn, json);
     return turn;

@@ -2,7 +2,7 @@ package dev.tether.sessions;
 
 import dev.tether.api.Limits;
 import dev.tether.api.SessionKey;
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateFiles;
 import dev.tether.images.FrameValidator;
 import java.io.Closeable;
 import java.io.IOException;

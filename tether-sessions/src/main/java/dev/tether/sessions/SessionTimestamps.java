@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -119,8 +122,8 @@ final class SessionTimestamps {
 
   /** The last date {@link #fastPath(byte[], int, int, DayCache)} read: its ten bytes and its epoch day. Not thread-safe. */
   static final class DayCache {
-    private static final java.lang.invoke.VarHandle LONGS =
-        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private boolean set;
     private long head; // bytes 0-7 of the date
     private int tail; // bytes 8-9

@@ -4,7 +4,9 @@ import dev.tether.store.internal.LongDeque;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.SessionKey;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +37,7 @@ final class FrameRing {
   static final long LIVE_WINDOW_BYTES = 256 * 1024;
 
   private final Retention retention;
-  private final java.util.ArrayDeque<Frame> live = new java.util.ArrayDeque<>();
+  private final ArrayDeque<Frame> live = new ArrayDeque<>();
   private long liveBytes;
   private Frame[] frames = new Frame[16];
   private long[] seqs = new long[16];
@@ -370,8 +372,8 @@ final class FrameRing {
   void clear() {
     live.clear();
     liveBytes = 0;
-    java.util.Arrays.fill(frames, null);
-    java.util.Arrays.fill(owners, null);
+    Arrays.fill(frames, null);
+    Arrays.fill(owners, null);
     firstOrd = nextOrd;
     bytes = 0;
     sessions.clear();

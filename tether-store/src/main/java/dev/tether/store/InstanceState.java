@@ -8,9 +8,12 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * One instance's ring, waiters and subscribers.
@@ -42,9 +45,9 @@ final class InstanceState {
   private final ReentrantLock lock = new ReentrantLock();
   private final FrameRing ring;
   private final Timeouts timer;
-  private final java.util.concurrent.Executor executor;
+  private final Executor executor;
   private final StoreBudget budget;
-  private final java.util.function.Consumer<InstanceState> onIdle;
+  private final Consumer<InstanceState> onIdle;
   private final StoreListener listener;
   /** False for {@link StoreListener#NONE}: then no clock is read. */
   private final boolean listening;
@@ -69,7 +72,7 @@ final class InstanceState {
    * @param listener given this instance's counts now and on release; told wake latencies (outside the lock)
    */
   InstanceState(String name, Retention retention, Timeouts timer, long seqFloor,
-      java.util.concurrent.Executor executor, StoreBudget budget, java.util.function.Consumer<InstanceState> onIdle,
+      Executor executor, StoreBudget budget, Consumer<InstanceState> onIdle,
       StoreListener listener) {
     this.listening = listener != StoreListener.NONE;
     this.name = name;
@@ -80,7 +83,7 @@ final class InstanceState {
     this.onIdle = onIdle;
     ring.advanceSeq(seqFloor);
     // Last: the binder registers meters here (allocating), after the state's own objects.
-    this.listener = listening ? java.util.Objects.requireNonNull(listener.forInstance(name, counts), "forInstance") : listener;
+    this.listener = listening ? Objects.requireNonNull(listener.forInstance(name, counts), "forInstance") : listener;
   }
 
   private boolean idleLocked() {

@@ -1,7 +1,8 @@
 package dev.tether.store;
 
 /**
- * What one instance holds in a store's memory: for monitoring, not for flow control.
+ * What one instance holds in a store's memory, as {@link TetherStore#usage} reports it (the host
+ * shows it in its instance list): for monitoring, not for flow control. Immutable.
  *
  * @param frames frames retained (transient deltas in their live window excluded)
  * @param bytes payload bytes of those frames

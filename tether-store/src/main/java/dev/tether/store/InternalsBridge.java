@@ -2,9 +2,11 @@ package dev.tether.store;
 
 import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
+import dev.tether.store.internal.SequencedFrameIndex;
 import dev.tether.store.internal.StoreInternals;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /** The memory store's side of {@link StoreInternals}. */
@@ -66,5 +68,16 @@ final class InternalsBridge implements StoreInternals.Bridge {
   @Override
   public boolean exists(MemoryTetherStore rings, String instance) {
     return rings.existing(instance) != null;
+  }
+
+  @Override
+  public SequencedFrameIndex index(String name, Retention retention, SequencedFrameIndex.Timer timer, long seqFloor,
+      Executor executor, StoreListener listener) {
+    return InstanceIndex.create(name, retention, timer, seqFloor, executor, listener);
+  }
+
+  @Override
+  public SequencedFrameIndex.Timer timer(String threadName) {
+    return new LazyTimer(Objects.requireNonNull(threadName, "threadName"));
   }
 }

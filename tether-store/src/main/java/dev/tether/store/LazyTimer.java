@@ -1,5 +1,6 @@
 package dev.tether.store;
 
+import dev.tether.store.internal.SequencedFrameIndex;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -20,7 +21,7 @@ import java.util.function.LongSupplier;
  * timeout may fire up to {@link #SLACK_NANOS} late. Tasks run on the timer thread and must be
  * short. Thread-safe.
  */
-final class LazyTimer implements Timeouts, AutoCloseable {
+final class LazyTimer implements Timeouts, SequencedFrameIndex.Timer {
   static final long SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final int PURGE_THRESHOLD = 1024;
 

@@ -5,6 +5,7 @@ import dev.tether.store.internal.StoreInternals;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -310,9 +311,9 @@ public final class MemoryTetherStore implements TetherStore {
   }
 
   @Override
-  public java.util.Optional<InstanceUsage> usage(String instance) {
+  public Optional<InstanceUsage> usage(String instance) {
     InstanceState i = instances.get(TetherStore.requireInstance(instance));
-    return java.util.Optional.of(i == null ? new InstanceUsage(0, 0) : new InstanceUsage(i.snapshot().size(), i.retainedBytes()));
+    return Optional.of(i == null ? new InstanceUsage(0, 0) : new InstanceUsage(i.snapshot().size(), i.retainedBytes()));
   }
 
   /** Waits currently pending on {@code instance}; for monitoring and tests. */
@@ -366,7 +367,7 @@ public final class MemoryTetherStore implements TetherStore {
      * {@code Runnable::run} completes inline on the store's threads (for callers whose callbacks
      * are trivial and never call back into the store).
      */
-    public Builder executor(java.util.concurrent.Executor executor) {
+    public Builder executor(Executor executor) {
       settings = settings.withExecutor(Objects.requireNonNull(executor, "executor"));
       return this;
     }

@@ -3,6 +3,7 @@ package dev.tether.store;
 import dev.tether.api.Frame;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
@@ -101,8 +102,8 @@ public interface TetherStore extends AutoCloseable {
    * What {@code instance} holds in this process's memory (frames and payload bytes), for
    * monitoring; empty when the store does not keep frames in memory. The default is empty.
    */
-  default java.util.Optional<InstanceUsage> usage(String instance) {
-    return java.util.Optional.empty();
+  default Optional<InstanceUsage> usage(String instance) {
+    return Optional.empty();
   }
 
   /**

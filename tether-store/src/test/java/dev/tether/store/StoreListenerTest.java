@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tether.store.internal.SequencedFrameIndex;
 import dev.tether.api.Frame;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
@@ -161,7 +162,7 @@ class StoreListenerTest {
   @Test
   void sequencedIndex_endedTwice_isReleasedOnce() {
     RecordingListener l = new RecordingListener();
-    try (SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("t")) {
+    try (SequencedFrameIndex.Timer timer = SequencedFrameIndex.Timer.create("t")) {
       SequencedFrameIndex index = SequencedFrameIndex.create("vm", Retention.defaults(), timer, 0, Runnable::run, l);
       index.publish(List.of(frame("a").withSeq(5)));
       index.end("ended");

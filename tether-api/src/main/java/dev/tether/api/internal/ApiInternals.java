@@ -1,11 +1,16 @@
 package dev.tether.api.internal;
 
+import dev.tether.api.Frame;
+import dev.tether.api.InlineImage;
 import dev.tether.api.RawJson;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * Not API. Zero-copy access to the bytes behind a {@link RawJson} for the other tether modules
- * (validator, store, adapters), which would otherwise have to copy megabytes of image data.
+ * Not API. Zero-copy access to the bytes behind a {@link RawJson} for the three tether modules that
+ * must share them (the validator, the HTTP server, the Coven bridge; see {@code module-info}),
+ * which would otherwise have to copy megabytes of image data. Other modules read and write payloads
+ * through {@code dev.tether.api.json.TetherJson}, which never hands the bytes out.
  *
  * <p>Code outside tether must not use this class: it breaks the immutability that
  * {@code RawJson} promises. It may change in any release.
@@ -25,24 +30,10 @@ public final class ApiInternals {
      * validator has passed or the SDK stored itself: the surrogate scan is skipped and a missing
      * {@code v} reads as 1.
      */
-    dev.tether.api.Frame readShared(byte[] buffer, int offset, int length);
+    Frame readShared(byte[] buffer, int offset, int length);
 
-    /** See {@link ApiInternals#readAnswer}. */
-    Answer readAnswer(String type, RawJson payload);
-  }
-
-  /**
-   * An answer's payload ({@code assistant.done} or {@code assistant.message}) as {@link
-   * dev.tether.api.Frame#payloadView()} reads it, with each image's base64 left in the payload.
-   *
-   * @param text the answer's text
-   * @param images its inline images, in order
-   */
-  public record Answer(String text, java.util.List<InlineImage> images) {
-    public Answer {
-      Objects.requireNonNull(text, "text");
-      images = java.util.List.copyOf(images);
-    }
+    /** See {@link ApiInternals#plainBase64}. */
+    ByteBuffer plainBase64(InlineImage image);
   }
 
   private static volatile Bridge bridge;
@@ -73,22 +64,19 @@ public final class ApiInternals {
   }
 
   /** See {@link Bridge#readShared}. The caller has already checked the size limit. */
-  public static dev.tether.api.Frame readShared(byte[] buffer, int offset, int length) {
+  public static Frame readShared(byte[] buffer, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, buffer.length);
     return bridge().readShared(buffer, offset, length);
   }
 
   /**
-   * Reads an {@code assistant.done} or {@code assistant.message} frame's payload by the rules and
-   * with the errors of {@link dev.tether.api.Frame#payloadView()}, but without a String copy of
-   * each image's base64: a consumer that decodes the images (the Telegram bridge) reads them from
-   * the payload's bytes.
+   * A plain image's base64 as a writable view of the payload's own array, for the validator's
+   * checks; never write to it.
    *
-   * @throws dev.tether.api.TetherException where {@code payloadView()} throws
-   * @throws IllegalArgumentException for a frame of another type
+   * @throws IllegalStateException when the image is not {@link InlineImage#isPlain() plain}
    */
-  public static Answer readAnswer(dev.tether.api.Frame frame) {
-    return bridge().readAnswer(frame.type(), frame.payload());
+  public static ByteBuffer plainBase64(InlineImage image) {
+    return bridge().plainBase64(image);
   }
 
   private static Bridge bridge() {

@@ -13,10 +13,10 @@ import java.io.IOException;
  * picked UTF-8 with nothing to skip (see {@link #plainUtf8}). Everything else (other encodings, a BOM, streams,
  * readers) goes to Jackson unchanged.
  */
-final class PlainStringFactory extends JsonFactory {
+public final class PlainStringFactory extends JsonFactory {
   private static final long serialVersionUID = 1L;
 
-  PlainStringFactory(JsonFactory configuration) {
+  public PlainStringFactory(JsonFactory configuration) {
     super(configuration, null);
   }
 

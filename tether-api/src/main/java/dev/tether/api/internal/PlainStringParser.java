@@ -5,6 +5,11 @@ import com.fasterxml.jackson.core.ObjectCodec;
 import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import com.fasterxml.jackson.core.sym.ByteQuadsCanonicalizer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * Not API. Jackson's UTF-8 parser over a byte array, plus one move: past a string value whose bytes
@@ -14,7 +19,7 @@ import com.fasterxml.jackson.core.sym.ByteQuadsCanonicalizer;
  * <p>That move accepts only what Jackson's skip accepts without error (a closing quote, before it
  * nothing but 0x20 to 0x7F other than the quote and the backslash); on anything else it does
  * nothing and the parser's own skip runs as before, so what is accepted, what is rejected and every
- * error message and location stay Jackson's. Created only by {@link TetherJson#factory()}.
+ * error message and location stay Jackson's. Created only by {@code dev.tether.api.json.TetherJson.factory()}.
  */
 public final class PlainStringParser extends UTF8StreamJsonParser {
   PlainStringParser(IOContext ctxt, int features, ObjectCodec codec, ByteQuadsCanonicalizer sym,
@@ -47,14 +52,33 @@ public final class PlainStringParser extends UTF8StreamJsonParser {
    * As {@link #skipPlainString()}, but returns the value as a Latin-1 string (one copy of its bytes),
    * which also stays the parser's text of the current token; {@code null} where that returns -1.
    */
-  public String takePlainString() throws java.io.IOException {
+  public String takePlainString() throws IOException {
     int start = _inputPtr;
     int end = skipPlainString();
     if (end < 0) {
       return null;
     }
-    String s = new String(_inputBuffer, start, end - start, java.nio.charset.StandardCharsets.ISO_8859_1);
+    String s = new String(_inputBuffer, start, end - start, StandardCharsets.ISO_8859_1);
     _textBuffer.resetWithString(s);
     return s;
+  }
+
+  /**
+   * As {@link #skipPlainString()}, but returns the value decoded by the JDK's standard base64
+   * decoder straight from the input bytes; {@code null} where that returns -1.
+   *
+   * @throws IllegalArgumentException when the value is not standard base64
+   */
+  public byte[] decodePlainBase64() {
+    int start = _inputPtr;
+    int end = skipPlainString();
+    if (end < 0) {
+      return null;
+    }
+    ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(_inputBuffer, start, end - start));
+    byte[] bytes = decoded.array();
+    // the decoder sizes its array exactly for valid base64; copy only if a JDK ever does otherwise
+    return decoded.arrayOffset() == 0 && decoded.remaining() == bytes.length ? bytes
+        : Arrays.copyOfRange(bytes, decoded.arrayOffset() + decoded.position(), decoded.arrayOffset() + decoded.limit());
   }
 }

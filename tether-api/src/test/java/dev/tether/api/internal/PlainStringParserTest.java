@@ -1,5 +1,6 @@
 package dev.tether.api.internal;
 
+import dev.tether.api.json.TetherJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,5 +1,6 @@
 package dev.tether.client.http;
 
+import dev.tether.api.SessionKey;
 import dev.tether.client.TokenFile;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
@@ -12,6 +13,13 @@ import dev.tether.client.HostAddress;
 import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
 import dev.tether.client.TetherClient;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -79,7 +87,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
 
   /** {@inheritDoc} ({@code POST /v1/instances/{id}/attachments}; the body is {@code bytes}, the {@code Content-Type} {@code mimeType}.) */
   @Override
-  public CompletableFuture<AttachmentInfo> putAttachment(String instance, dev.tether.api.SessionKey session, String fileName,
+  public CompletableFuture<AttachmentInfo> putAttachment(String instance, SessionKey session, String fileName,
       String mimeType, byte[] bytes) {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(fileName, "fileName");
@@ -90,18 +98,18 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
 
   /** {@inheritDoc} ({@code GET /v1/instances/{id}/attachments}.) */
   @Override
-  public CompletableFuture<java.util.List<AttachmentInfo>> attachments(String instance, dev.tether.api.SessionKey session) {
+  public CompletableFuture<List<AttachmentInfo>> attachments(String instance, SessionKey session) {
     Objects.requireNonNull(session, "session");
     return failingWithTranslation(http.attachments(instance, session).thenApply(n -> {
-      java.util.List<AttachmentInfo> out = new java.util.ArrayList<>();
+      List<AttachmentInfo> out = new ArrayList<>();
       n.path("attachments").forEach(a -> out.add(attachmentInfo(a)));
-      return java.util.List.copyOf(out);
+      return List.copyOf(out);
     }), instance);
   }
 
   /** {@inheritDoc} ({@code GET /v1/instances/{id}/attachments/{name}}, at most 64 MiB.) */
   @Override
-  public CompletableFuture<byte[]> attachment(String instance, dev.tether.api.SessionKey session, String name) {
+  public CompletableFuture<byte[]> attachment(String instance, SessionKey session, String name) {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(name, "name");
     return failingWithTranslation(http.attachment(instance, session, name), instance);
@@ -109,7 +117,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
 
   /** {@inheritDoc} ({@code DELETE /v1/instances/{id}/attachments/{name}}.) */
   @Override
-  public CompletableFuture<Void> deleteAttachment(String instance, dev.tether.api.SessionKey session, String name) {
+  public CompletableFuture<Void> deleteAttachment(String instance, SessionKey session, String name) {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(name, "name");
     return failingWithTranslation(http.deleteAttachment(instance, session, name), instance);
@@ -118,9 +126,9 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
   private static AttachmentInfo attachmentInfo(com.fasterxml.jackson.databind.JsonNode n) {
     try {
       return new AttachmentInfo(n.path("name").asText(), n.path("mime_type").asText(), n.path("size").asLong(),
-          java.time.Instant.parse(n.path("added_at").asText()));
+          Instant.parse(n.path("added_at").asText()));
     } catch (RuntimeException e) {
-      throw new CompletionException(new java.io.IOException("the host answered with a bad attachment entry: " + e.getMessage(), e));
+      throw new CompletionException(new IOException("the host answered with a bad attachment entry: " + e.getMessage(), e));
     }
   }
 
@@ -193,28 +201,28 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
    */
   public CompletableFuture<InstanceToken> mintToken(String instance) {
     byte[] body = ("{\"instance\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(Objects.requireNonNull(instance, "instance"))
-        + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        + "}").getBytes(StandardCharsets.UTF_8);
     return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.POST, "/v1/tokens", body)
         .thenApply(HttpTetherClient::token), instance);
   }
 
   /** The instance tokens of the host, without their secrets ({@code GET /v1/tokens}). */
-  public CompletableFuture<java.util.List<InstanceToken>> tokens() {
+  public CompletableFuture<List<InstanceToken>> tokens() {
     return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.GET, "/v1/tokens", null).thenApply(a -> {
-      java.util.List<InstanceToken> out = new java.util.ArrayList<>();
+      List<InstanceToken> out = new ArrayList<>();
       a.forEach(n -> out.add(token(n)));
-      return java.util.List.copyOf(out);
+      return List.copyOf(out);
     }), "");
   }
 
   /** Revokes the token with {@code id} ({@code DELETE /v1/tokens/{id}}); fails with {@code NOT_FOUND} when there is none. */
   public CompletableFuture<Void> revokeToken(String id) {
-    String path = "/v1/tokens/" + java.net.URLEncoder.encode(Objects.requireNonNull(id, "id"), java.nio.charset.StandardCharsets.UTF_8);
+    String path = "/v1/tokens/" + URLEncoder.encode(Objects.requireNonNull(id, "id"), StandardCharsets.UTF_8);
     return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.DELETE, path, null).thenApply(n -> (Void) null), "");
   }
 
   private static InstanceToken token(com.fasterxml.jackson.databind.JsonNode n) {
-    return new InstanceToken(n.path("id").asText(), n.path("instance").asText(), java.time.Instant.parse(n.path("created_at").asText()),
+    return new InstanceToken(n.path("id").asText(), n.path("instance").asText(), Instant.parse(n.path("created_at").asText()),
         n.hasNonNull("token") ? n.get("token").asText() : null);
   }
 
@@ -224,7 +232,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
   public static final class Builder {
     private final HostAddress address;
     private String token;
-    private java.nio.file.Path tokenFile;
+    private Path tokenFile;
     private boolean blobImages;
 
     private Builder(HostAddress address) {
@@ -238,7 +246,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     }
 
     /** Reads the bearer token from this file at {@link #build()}, with the rules of {@link dev.tether.client.TokenFile}. */
-    public Builder tokenFile(java.nio.file.Path file) {
+    public Builder tokenFile(Path file) {
       this.tokenFile = Objects.requireNonNull(file, "file");
       return this;
     }
@@ -260,11 +268,11 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
      * @throws IllegalArgumentException when the token file breaks a rule of {@link dev.tether.client.TokenFile}
      * @throws java.io.IOException when the token file cannot be read
      */
-    public HttpTetherClient build() throws java.io.IOException {
+    public HttpTetherClient build() throws IOException {
       if (token != null && tokenFile != null) {
         throw new IllegalStateException("set token(...) or tokenFile(...), not both");
       }
-      String bearer = token != null ? token : tokenFile != null ? dev.tether.client.TokenFile.read(tokenFile) : null;
+      String bearer = token != null ? token : tokenFile != null ? TokenFile.read(tokenFile) : null;
       return new HttpTetherClient(new HttpTransport(address, bearer).blobImages(blobImages));
     }
   }

@@ -1,5 +1,9 @@
 package dev.tether.client.http;
 
+import dev.tether.api.ImageRefs;
+import dev.tether.api.MediaType;
+import dev.tether.api.Payload;
+import dev.tether.api.SessionKey;
 import dev.tether.client.HostAddress;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -8,18 +12,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.client.FramePage;
 import dev.tether.client.SendReceipt;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
@@ -114,7 +128,7 @@ final class HttpTransport implements AutoCloseable {
   }
 
   /** {@code POST /v1/instances/{id}/blob}: stores image bytes in the host's blob store; completes with the key. */
-  CompletableFuture<String> putBlob(String instance, byte[] bytes, dev.tether.api.MediaType type) {
+  CompletableFuture<String> putBlob(String instance, byte[] bytes, MediaType type) {
     Request r = request(HttpMethod.POST, instancePath(instance) + "/blob")
         .body(new BytesRequestContent(type.mimeType(), bytes))
         .timeout(60, TimeUnit.SECONDS);
@@ -130,13 +144,13 @@ final class HttpTransport implements AutoCloseable {
         .timeout(60, TimeUnit.SECONDS);
     return exchange(r, (int) Math.min(Integer.MAX_VALUE - 8, FrameCodec.standard().limits().maxImageBytes() + 1)).thenApply(response -> {
       if (response.getStatus() == 404) {
-        throw new java.util.concurrent.CompletionException(new java.nio.file.NoSuchFileException(key));
+        throw new CompletionException(new NoSuchFileException(key));
       }
       requireSuccess(response);
       byte[] bytes = response.getContent();
-      java.util.Optional<dev.tether.api.MediaType> type = dev.tether.api.MediaType.forExtension(key.substring(key.lastIndexOf('.') + 1));
-      if (type.isEmpty() || !dev.tether.api.ImageRefs.keyFor(bytes, type.get()).equals(key)) {
-        throw new java.util.concurrent.CompletionException(new IOException("blob " + key + " arrived with other bytes"));
+      Optional<MediaType> type = MediaType.forExtension(key.substring(key.lastIndexOf('.') + 1));
+      if (type.isEmpty() || !ImageRefs.keyFor(bytes, type.get()).equals(key)) {
+        throw new CompletionException(new IOException("blob " + key + " arrived with other bytes"));
       }
       return bytes;
     });
@@ -146,7 +160,7 @@ final class HttpTransport implements AutoCloseable {
   static final int MAX_ATTACHMENT_BYTES = 64 << 20;
 
   /** {@code POST /v1/instances/{id}/attachments}: stores a file; completes with the host's JSON answer. */
-  CompletableFuture<JsonNode> putAttachment(String instance, dev.tether.api.SessionKey session, String name, String mimeType,
+  CompletableFuture<JsonNode> putAttachment(String instance, SessionKey session, String name, String mimeType,
       byte[] bytes) {
     Request r = request(HttpMethod.POST, attachmentsPath(instance, null, session) + "&name=" + URLEncoder.encode(name, StandardCharsets.UTF_8))
         .body(new BytesRequestContent(mimeType == null ? "application/octet-stream" : mimeType, bytes))
@@ -155,13 +169,13 @@ final class HttpTransport implements AutoCloseable {
   }
 
   /** {@code GET /v1/instances/{id}/attachments}: the host's JSON list. */
-  CompletableFuture<JsonNode> attachments(String instance, dev.tether.api.SessionKey session) {
+  CompletableFuture<JsonNode> attachments(String instance, SessionKey session) {
     Request r = request(HttpMethod.GET, attachmentsPath(instance, null, session)).timeout(30, TimeUnit.SECONDS);
     return exchange(r, 16 << 20).thenApply(HttpTransport::json);
   }
 
   /** {@code GET /v1/instances/{id}/attachments/{name}}: the bytes. */
-  CompletableFuture<byte[]> attachment(String instance, dev.tether.api.SessionKey session, String name) {
+  CompletableFuture<byte[]> attachment(String instance, SessionKey session, String name) {
     Request r = request(HttpMethod.GET, attachmentsPath(instance, name, session)).timeout(120, TimeUnit.SECONDS);
     return exchange(r, MAX_ATTACHMENT_BYTES).thenApply(response -> {
       requireSuccess(response);
@@ -170,7 +184,7 @@ final class HttpTransport implements AutoCloseable {
   }
 
   /** {@code DELETE /v1/instances/{id}/attachments/{name}}: removes it. */
-  CompletableFuture<Void> deleteAttachment(String instance, dev.tether.api.SessionKey session, String name) {
+  CompletableFuture<Void> deleteAttachment(String instance, SessionKey session, String name) {
     Request r = request(HttpMethod.DELETE, attachmentsPath(instance, name, session)).timeout(30, TimeUnit.SECONDS);
     return exchange(r, MAX_SMALL_RESPONSE_BYTES).thenApply(response -> {
       requireSuccess(response);
@@ -178,7 +192,7 @@ final class HttpTransport implements AutoCloseable {
     });
   }
 
-  private static String attachmentsPath(String instance, String name, dev.tether.api.SessionKey session) {
+  private static String attachmentsPath(String instance, String name, SessionKey session) {
     return instancePath(instance) + "/attachments"
         + (name == null ? "" : "/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"))
         + "?session_id=" + URLEncoder.encode(session.id(), StandardCharsets.UTF_8)
@@ -187,9 +201,9 @@ final class HttpTransport implements AutoCloseable {
 
   /** The frames of {@code page} with every blob ref made inline, fetching the blobs from the host. */
   private CompletableFuture<FramePage> inlineRefs(String instance, FramePage page) {
-    java.util.Map<String, CompletableFuture<byte[]>> fetches = new java.util.LinkedHashMap<>();
+    Map<String, CompletableFuture<byte[]>> fetches = new LinkedHashMap<>();
     for (Frame f : page.frames()) {
-      for (dev.tether.api.ImageRefs.Ref ref : refsOrNone(f)) {
+      for (ImageRefs.Ref ref : refsOrNone(f)) {
         fetches.computeIfAbsent(ref.key(), k -> blob(instance, k));
       }
     }
@@ -200,10 +214,10 @@ final class HttpTransport implements AutoCloseable {
       List<Frame> frames = new ArrayList<>(page.frames().size());
       for (Frame f : page.frames()) {
         try {
-          frames.add(dev.tether.api.ImageRefs.inline(f, ref -> {
+          frames.add(ImageRefs.inline(f, ref -> {
             try {
               return fetches.get(ref.key()).join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
               if (e.getCause() instanceof IOException io) {
                 throw io;
               }
@@ -218,9 +232,9 @@ final class HttpTransport implements AutoCloseable {
     });
   }
 
-  private static List<dev.tether.api.ImageRefs.Ref> refsOrNone(Frame f) {
+  private static List<ImageRefs.Ref> refsOrNone(Frame f) {
     try {
-      return dev.tether.api.ImageRefs.refs(f);
+      return ImageRefs.refs(f);
     } catch (RuntimeException e) {
       return List.of();
     }
@@ -242,20 +256,20 @@ final class HttpTransport implements AutoCloseable {
     }
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return dev.tether.api.ImageRefs.toRefs(frame, (bytes, type) -> {
+        return ImageRefs.toRefs(frame, (bytes, type) -> {
           try {
             return putBlob(instance, bytes, type).get(60, TimeUnit.SECONDS);
-          } catch (java.util.concurrent.ExecutionException e) {
+          } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-          } catch (java.util.concurrent.TimeoutException e) {
+          } catch (TimeoutException e) {
             throw new IOException("the host did not store a blob within 60 s", e);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted");
+            throw new InterruptedIOException("interrupted");
           }
         });
       } catch (IOException e) {
-        throw new java.util.concurrent.CompletionException(e);
+        throw new CompletionException(e);
       }
     }).thenCompose(f -> send(instance, FrameCodec.standard().write(f)));
   }
@@ -268,14 +282,14 @@ final class HttpTransport implements AutoCloseable {
     }
   }
 
-  private static int imagesOf(dev.tether.api.Payload p) {
-    if (p instanceof dev.tether.api.Payload.AssistantDone d) {
+  private static int imagesOf(Payload p) {
+    if (p instanceof Payload.AssistantDone d) {
       return d.images().size();
     }
-    if (p instanceof dev.tether.api.Payload.UserMessage m) {
+    if (p instanceof Payload.UserMessage m) {
       return m.images().size();
     }
-    if (p instanceof dev.tether.api.Payload.AssistantMessage m) {
+    if (p instanceof Payload.AssistantMessage m) {
       return m.images().size();
     }
     return 0;
@@ -359,7 +373,7 @@ final class HttpTransport implements AutoCloseable {
               int from = (int) p.currentTokenLocation().getByteOffset();
               p.skipChildren();
               int to = (int) p.currentLocation().getByteOffset();
-              frames.add(FrameCodec.standard().read(java.util.Arrays.copyOfRange(body, from, to)));
+              frames.add(FrameCodec.standard().read(Arrays.copyOfRange(body, from, to)));
             }
             if (p.currentToken() != JsonToken.END_ARRAY) {
               throw badPage(response, "frames must hold frame objects");
@@ -380,8 +394,8 @@ final class HttpTransport implements AutoCloseable {
     return new FramePage(frames, nextSeq, timedOut, gap, oldestSeq);
   }
 
-  private static java.util.concurrent.CompletionException badPage(ContentResponse response, String why) {
-    return new java.util.concurrent.CompletionException(
+  private static CompletionException badPage(ContentResponse response, String why) {
+    return new CompletionException(
         new HttpError(response.getStatus(), "BAD_RESPONSE", "the host answered with a bad page: " + why, -1));
   }
 
@@ -402,7 +416,7 @@ final class HttpTransport implements AutoCloseable {
     CompletableFuture<ContentResponse> result = sent.thenApply(x -> x);
     result.whenComplete((n, t) -> {
       if (result.isCancelled()) {
-        r.abort(new java.util.concurrent.CancellationException("cancelled by the caller"));
+        r.abort(new CancellationException("cancelled by the caller"));
       }
     });
     return result;
@@ -420,12 +434,12 @@ final class HttpTransport implements AutoCloseable {
     try {
       node = MAPPER.readTree(response.getContent());
     } catch (IOException e) {
-      throw new java.util.concurrent.CompletionException(
+      throw new CompletionException(
           new HttpError(response.getStatus(), "BAD_RESPONSE", "the host answered with non-JSON: " + e.getMessage(), -1));
     }
     if (response.getStatus() / 100 != 2) {
       JsonNode err = node.path("error");
-      throw new java.util.concurrent.CompletionException(
+      throw new CompletionException(
           new HttpError(response.getStatus(), err.path("code").asText("HTTP_" + response.getStatus()),
               err.path("message").asText(), err.path("image_index").asInt(-1)));
     }

@@ -12,7 +12,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.coven.internal.proto.Cancelled;
 import dev.tether.coven.internal.proto.Done;
 import dev.tether.coven.internal.proto.FileData;

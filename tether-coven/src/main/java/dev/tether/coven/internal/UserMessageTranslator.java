@@ -15,7 +15,7 @@ import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.images.ByteSizes;

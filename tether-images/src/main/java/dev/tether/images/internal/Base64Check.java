@@ -1,5 +1,7 @@
 package dev.tether.images.internal;
 
+import java.util.Arrays;
+
 /**
  * Checks standard base64 (RFC 4648 alphabet, optional {@code =} padding, nothing else) as it
  * streams past, without decoding it: it counts symbols, remembers the first 16 (enough for 12
@@ -15,7 +17,7 @@ public final class Base64Check {
   static final byte[] DECODE = new byte[256];
 
   static {
-    java.util.Arrays.fill(DECODE, (byte) -1);
+    Arrays.fill(DECODE, (byte) -1);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (int i = 0; i < alphabet.length(); i++) {
       DECODE[alphabet.charAt(i)] = (byte) i;

@@ -4,6 +4,11 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.WireRules;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 
 /**
  * One pass over a frame (or a bare payload) that checks JSON syntax everywhere and collects what
@@ -207,7 +212,7 @@ public final class FrameScan extends JsonScanner {
       }
     }
     if (pos - start != 1 || buf[start] != '1') {
-      String text = new String(buf, start, Math.min(pos - start, 32), java.nio.charset.StandardCharsets.US_ASCII);
+      String text = new String(buf, start, Math.min(pos - start, 32), StandardCharsets.US_ASCII);
       throw TetherException.of(ErrorCode.UNSUPPORTED_VERSION, WireRules.versionUnsupported(text));
     }
   }
@@ -281,9 +286,9 @@ public final class FrameScan extends JsonScanner {
 
   private static void requireTimestamp(String ts) {
     try {
-      java.time.OffsetDateTime.parse(ts.toUpperCase(java.util.Locale.ROOT),
-          java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-    } catch (java.time.format.DateTimeParseException e) {
+      OffsetDateTime.parse(ts.toUpperCase(Locale.ROOT),
+          DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    } catch (DateTimeParseException e) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME,
           "ts must be an RFC 3339 timestamp such as 2026-01-02T03:04:05.123Z");
     }
@@ -413,7 +418,7 @@ public final class FrameScan extends JsonScanner {
       } else if (name.equals("size")) {
         int start = pos;
         skipValue(4);
-        String text = new String(buf, start, pos - start, java.nio.charset.StandardCharsets.US_ASCII).strip();
+        String text = new String(buf, start, pos - start, StandardCharsets.US_ASCII).strip();
         long size = -1;
         if (!text.isEmpty() && text.chars().allMatch(Character::isDigit) && text.length() <= 18) {
           size = Long.parseLong(text);

@@ -1,5 +1,7 @@
 package dev.tether.media.internal;
 
+import java.util.Locale;
+
 /**
  * Small text checks shared by the media registry, placeholders and the attachment catalog:
  * identifier tokens, MIME type syntax and safe excerpts of hostile input for error messages.
@@ -60,7 +62,7 @@ public final class MediaText {
   /** The MIME type without parameters, lower-cased: {@code Image/PNG; x=1} gives {@code image/png}. */
   public static String essence(String mimeType) {
     int semi = mimeType.indexOf(';');
-    return (semi < 0 ? mimeType : mimeType.substring(0, semi)).strip().toLowerCase(java.util.Locale.ROOT);
+    return (semi < 0 ? mimeType : mimeType.substring(0, semi)).strip().toLowerCase(Locale.ROOT);
   }
 
   /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

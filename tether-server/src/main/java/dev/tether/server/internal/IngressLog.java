@@ -2,7 +2,7 @@ package dev.tether.server.internal;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
-import dev.tether.api.internal.LogFields;
+import dev.tether.api.LogFields;
 import java.lang.System.Logger.Level;
 
 /**

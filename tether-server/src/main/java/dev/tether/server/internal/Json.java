@@ -1,7 +1,7 @@
 package dev.tether.server.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 
 /** The one ObjectMapper of the application, for the small JSON documents it reads and writes. */
 final class Json {

@@ -2,19 +2,12 @@ package dev.tether.server.internal;
 
 import dev.tether.api.Frame;
 import dev.tether.api.ImageRefs;
-import dev.tether.api.Limits;
 import dev.tether.api.TetherException;
 import java.io.IOException;
-import java.nio.file.Path;
 
 /** Turns blob refs into inline images for readers that want the bytes in the frame. Stateless. */
 final class RefResolver {
   private RefResolver() {}
-
-  /** A reader of verified blobs in {@code workspace}'s blob store (see {@link BlobFiles}). */
-  static ImageRefs.BlobReader workspace(Path workspace, Limits limits) {
-    return ref -> BlobFiles.read(workspace, ref, limits);
-  }
 
   /**
    * {@code frame} with its refs inline, or as stored when it has none, the instance is unknown, or

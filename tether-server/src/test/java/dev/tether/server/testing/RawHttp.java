@@ -16,7 +16,7 @@ import org.eclipse.jetty.io.Transport;
 /** A plain HTTP client for tests that need status codes, headers and chunked bodies. */
 public final class RawHttp implements AutoCloseable {
   private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
-      new com.fasterxml.jackson.databind.ObjectMapper(dev.tether.api.internal.TetherJson.newFactory());
+      new com.fasterxml.jackson.databind.ObjectMapper(dev.tether.api.json.TetherJson.newFactory());
 
   public record Reply(int status, String body, byte[] bytes, String contentType) {
     public Reply(int status, String body) {

@@ -2,7 +2,7 @@ package dev.tether.server.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.client.HostAddress;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

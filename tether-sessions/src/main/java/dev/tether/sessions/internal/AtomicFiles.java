@@ -1,6 +1,6 @@
 package dev.tether.sessions.internal;
 
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;

@@ -2,7 +2,7 @@ package dev.tether.slack.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.chat.ChatSecret;
 import java.io.IOException;
 import java.io.InputStream;

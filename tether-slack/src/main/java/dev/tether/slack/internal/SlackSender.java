@@ -1,6 +1,6 @@
 package dev.tether.slack.internal;
 
-import dev.tether.api.internal.InlineImage;
+import dev.tether.api.InlineImage;
 import dev.tether.chat.AnswerImages;
 import dev.tether.chat.ChatSender;
 import dev.tether.slack.SlackChat;

@@ -12,7 +12,7 @@ import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
 import dev.tether.store.Readiness;
 import dev.tether.store.Retention;
-import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.internal.SequencedFrameIndex;
 import dev.tether.store.StoreListener;
 import dev.tether.store.Subscription;
 import dev.tether.store.TetherStore;

@@ -3,7 +3,7 @@ package dev.tether.store.jetstream;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
 import dev.tether.store.Retention;
-import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.internal.SequencedFrameIndex;
 import dev.tether.store.StoreListener;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.Names;
@@ -51,7 +51,7 @@ final class Views {
   }
 
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
-  private final SequencedFrameIndex.Timer timer = new SequencedFrameIndex.Timer("tether-jetstream-timer");
+  private final SequencedFrameIndex.Timer timer = SequencedFrameIndex.Timer.create("tether-jetstream-timer");
   private final AtomicLong released = new AtomicLong();
   private final StreamAdmin admin;
   private final Names names;

@@ -1,5 +1,8 @@
 package dev.tether.store.sqlite;
 
+import dev.tether.store.InstanceUsage;
+import dev.tether.store.Readiness;
+import dev.tether.store.StoreListener;
 import dev.tether.store.internal.RetentionLedger;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.MemoryTetherStore;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -102,7 +106,7 @@ public final class DurableTetherStore implements TetherStore {
   private final MemoryTetherStore memory;
   private final SqliteJournal journal;
   private final Path file;
-  private final dev.tether.store.StoreListener listener;
+  private final StoreListener listener;
   private final Retention retention;
   private final Executor executor;
   private final long maxTotalBytes;
@@ -471,7 +475,7 @@ public final class DurableTetherStore implements TetherStore {
     if (!wrote && touched.isEmpty()) {
       return; // only deltas under the journalled mark: nothing to commit, no fsync
     }
-    if (listener == dev.tether.store.StoreListener.NONE) {
+    if (listener == StoreListener.NONE) {
       journal.commit();
     } else {
       long start = System.nanoTime();
@@ -627,7 +631,7 @@ public final class DurableTetherStore implements TetherStore {
   }
 
   @Override
-  public java.util.Optional<dev.tether.store.InstanceUsage> usage(String instance) {
+  public Optional<InstanceUsage> usage(String instance) {
     return memory.usage(instance);
   }
 
@@ -637,14 +641,14 @@ public final class DurableTetherStore implements TetherStore {
    * call it from a probe, not a hot path). Never throws.
    */
   @Override
-  public dev.tether.store.Readiness readiness() {
+  public Readiness readiness() {
     lock.lock();
     try {
       if (closing) {
-        return dev.tether.store.Readiness.notReady("the journal is closed");
+        return Readiness.notReady("the journal is closed");
       }
       if (failure != null) {
-        return dev.tether.store.Readiness.notReady("a journal commit failed (" + failure
+        return Readiness.notReady("a journal commit failed (" + failure
             + "); the store accepts no appends until it is reopened");
       }
     } finally {
@@ -704,7 +708,7 @@ public final class DurableTetherStore implements TetherStore {
     }
 
     /** See {@link MemoryTetherStore.Builder#executor}; also completes {@link #appendAsync} futures. */
-    public Builder executor(java.util.concurrent.Executor executor) {
+    public Builder executor(Executor executor) {
       memory.executor(executor);
       return this;
     }
@@ -722,7 +726,7 @@ public final class DurableTetherStore implements TetherStore {
      * See {@link MemoryTetherStore.Builder#listener}; also told the latency of each journal commit
      * ({@code committed("sqlite", frames, nanos)}, on the writer thread).
      */
-    public Builder listener(dev.tether.store.StoreListener listener) {
+    public Builder listener(StoreListener listener) {
       memory.listener(listener);
       return this;
     }

@@ -2,9 +2,12 @@ package dev.tether.store.sqlite;
 
 import dev.tether.store.Readiness;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Checks that a journal can still be written, for {@link DurableTetherStore#readiness()}: the file
@@ -23,8 +26,8 @@ final class JournalProbe {
     Path probe = null;
     try {
       probe = Files.createTempFile(dir, ".tether-ready-", ".probe");
-      try (var ch = java.nio.channels.FileChannel.open(probe, java.nio.file.StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(new byte[] {1}));
+      try (var ch = FileChannel.open(probe, StandardOpenOption.WRITE)) {
+        ch.write(ByteBuffer.wrap(new byte[] {1}));
         ch.force(false);
       }
       return Readiness.yes();

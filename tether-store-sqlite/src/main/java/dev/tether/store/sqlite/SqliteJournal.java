@@ -1,10 +1,11 @@
 package dev.tether.store.sqlite;
 
+import dev.tether.api.FrameTypes;
 import dev.tether.store.Retention;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.Limits;
+import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -162,6 +163,12 @@ final class SqliteJournal implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads rows back as the codec wrote them, at any size a host's limits let in: a row is copied
+   * once and checked as a frame from the wire would be (restore only; the ring serves the reads).
+   */
+  private static final FrameCodec STORED_ROWS =
+      FrameCodec.withLimits(Limits.builder().maxFrameBytes(Integer.MAX_VALUE - 8).build());
   private static final List<String> SIDE_FILES = List.of("", "-wal", "-shm", "-journal");
 
   private static void createEvictions(Statement st) throws SQLException {
@@ -251,7 +258,7 @@ final class SqliteJournal implements AutoCloseable {
         long seq = rs.getLong(1);
         byte[] json = rs.getBytes(2);
         Frame f = decode(instance, seq, json);
-        if (!retention.deltasInRing() && dev.tether.api.FrameTypes.isDelta(f.type())) {
+        if (!retention.deltasInRing() && FrameTypes.isDelta(f.type())) {
           continue;
         }
         long size = f.payload().size();
@@ -295,7 +302,7 @@ final class SqliteJournal implements AutoCloseable {
     }
     Frame f;
     try {
-      f = ApiInternals.readShared(json, 0, json.length);
+      f = STORED_ROWS.read(json);
     } catch (RuntimeException e) {
       throw new IOException(file + ": frame " + instance + "/" + seq + " is corrupt: " + e.getMessage(), e);
     }

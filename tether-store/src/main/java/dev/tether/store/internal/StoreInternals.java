@@ -4,6 +4,7 @@ import dev.tether.api.Frame;
 import dev.tether.api.SessionKey;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.Retention;
+import dev.tether.store.StoreListener;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +29,7 @@ public final class StoreInternals {
 
     long maxTotalBytes(MemoryTetherStore.Builder settings);
 
-    dev.tether.store.StoreListener listener(MemoryTetherStore.Builder settings);
+    StoreListener listener(MemoryTetherStore.Builder settings);
 
     void restore(MemoryTetherStore rings, String instance, List<Frame> frames, long highSeq, long evictedSeq,
         Map<SessionKey, Long> sessionEvicted);
@@ -42,6 +43,11 @@ public final class StoreInternals {
     void create(MemoryTetherStore rings, String instance);
 
     boolean exists(MemoryTetherStore rings, String instance);
+
+    SequencedFrameIndex index(String name, Retention retention, SequencedFrameIndex.Timer timer, long seqFloor,
+        Executor executor, StoreListener listener);
+
+    SequencedFrameIndex.Timer timer(String threadName);
   }
 
   private static volatile Bridge bridge;
@@ -91,7 +97,7 @@ public final class StoreInternals {
   }
 
   /** The listener the builder was given ({@link dev.tether.store.StoreListener#NONE} by default). */
-  public static dev.tether.store.StoreListener listener(MemoryTetherStore.Builder settings) {
+  public static StoreListener listener(MemoryTetherStore.Builder settings) {
     return bridge().listener(settings);
   }
 
@@ -126,5 +132,16 @@ public final class StoreInternals {
 
   public static boolean exists(MemoryTetherStore rings, String instance) {
     return bridge().exists(rings, instance);
+  }
+
+  /** See {@link SequencedFrameIndex#create(String, Retention, SequencedFrameIndex.Timer, long, Executor, StoreListener)}. */
+  static SequencedFrameIndex index(String name, Retention retention, SequencedFrameIndex.Timer timer, long seqFloor,
+      Executor executor, StoreListener listener) {
+    return bridge().index(name, retention, timer, seqFloor, executor, listener);
+  }
+
+  /** See {@link SequencedFrameIndex.Timer#create}. */
+  static SequencedFrameIndex.Timer timer(String threadName) {
+    return bridge().timer(threadName);
   }
 }

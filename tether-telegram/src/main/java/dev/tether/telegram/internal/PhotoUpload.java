@@ -2,7 +2,7 @@ package dev.tether.telegram.internal;
 
 import dev.tether.api.Image;
 import dev.tether.api.MediaType;
-import dev.tether.api.internal.InlineImage;
+import dev.tether.api.InlineImage;
 import dev.tether.chat.AnswerImages;
 import dev.tether.telegram.TelegramChat;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tether.telegram.internal;
 
-import dev.tether.api.internal.InlineImage;
+import dev.tether.api.InlineImage;
 import dev.tether.chat.ChannelException;
 import dev.tether.chat.ChatSender;
 import dev.tether.telegram.TelegramChat;

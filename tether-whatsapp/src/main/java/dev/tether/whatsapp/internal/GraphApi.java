@@ -3,7 +3,7 @@ package dev.tether.whatsapp.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.chat.ChatSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

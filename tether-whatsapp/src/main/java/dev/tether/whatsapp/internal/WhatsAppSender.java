@@ -1,6 +1,6 @@
 package dev.tether.whatsapp.internal;
 
-import dev.tether.api.internal.InlineImage;
+import dev.tether.api.InlineImage;
 import dev.tether.chat.AnswerImages;
 import dev.tether.chat.ChatSender;
 import dev.tether.whatsapp.WhatsAppChat;

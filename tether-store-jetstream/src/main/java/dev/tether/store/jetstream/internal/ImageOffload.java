@@ -2,7 +2,6 @@ package dev.tether.store.jetstream.internal;
 
 import com.fasterxml.jackson.core.Base64Variant;
 import com.fasterxml.jackson.core.Base64Variants;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
@@ -14,16 +13,13 @@ import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.ApiInternals;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import dev.tether.sessions.BlobKey;
 import dev.tether.sessions.BlobStore;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
-import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -38,7 +34,6 @@ import java.util.Base64;
  * or a second validation of JSON this class wrote itself.
  */
 public final class ImageOffload {
-  private static final JsonFactory JSON = TetherJson.newFactory();
   /** Standard alphabet, no line feeds, padding written and optional on read (the wire's rule). */
   private static final Base64Variant BASE64 =
       Base64Variants.MIME_NO_LINEFEEDS.withReadPadding(Base64Variant.PaddingReadBehaviour.PADDING_ALLOWED);
@@ -129,48 +124,45 @@ public final class ImageOffload {
       return frame;
     }
     RawJson payload = frame.payload();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(decodeData ? 1024 : payload.size() * 2 + 1024);
-    boolean changed = false;
-    try (JsonParser p = JSON.createParser(ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
-        JsonGenerator g = JSON.createGenerator(out)) {
+    boolean[] changed = {false};
+    RawJson written;
+    try (JsonParser p = TetherJson.parser(payload)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return frame;
       }
-      g.writeStartObject();
-      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-        JsonToken t = p.nextToken();
-        g.writeFieldName(name);
-        if (!name.equals("images") || t != JsonToken.START_ARRAY) {
-          g.copyCurrentStructure(p);
-          continue;
-        }
-        g.writeStartArray();
-        int index = 0;
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          if (p.currentToken() != JsonToken.START_OBJECT) {
-            g.copyCurrentStructure(p); // not an image object: the validator's business, kept as is
-            index++;
+      // JSON this class generates from a parsed payload: no second validation pass over 28 MB.
+      written = TetherJson.write(decodeData ? 1024 : payload.size() * 2 + 1024, g -> {
+        g.writeStartObject();
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+          JsonToken t = p.nextToken();
+          g.writeFieldName(name);
+          if (!name.equals("images") || t != JsonToken.START_ARRAY) {
+            g.copyCurrentStructure(p);
             continue;
           }
-          ImageFields image = ImageFields.read(p, payload, index++, decodeData);
-          if (action.rewrite(image, g)) {
-            changed = true;
-          } else {
-            image.writeAsRead(g);
+          g.writeStartArray();
+          int index = 0;
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+              g.copyCurrentStructure(p); // not an image object: the validator's business, kept as is
+              index++;
+              continue;
+            }
+            ImageFields image = ImageFields.read(p, index++, decodeData);
+            if (action.rewrite(image, g)) {
+              changed[0] = true;
+            } else {
+              image.writeAsRead(g);
+            }
           }
+          g.writeEndArray();
         }
-        g.writeEndArray();
-      }
-      g.writeEndObject();
+        g.writeEndObject();
+      });
     } catch (JsonProcessingException e) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "the payload is not JSON: " + e.getOriginalMessage(), e);
     }
-    if (!changed) {
-      return frame;
-    }
-    // JSON this class generated from a parsed payload: no second validation pass over 28 MB.
-    byte[] bytes = out.toByteArray();
-    return frame.toBuilder().payload(ApiInternals.wrapTrusted(bytes, 0, bytes.length)).build();
+    return changed[0] ? frame.toBuilder().payload(written).build() : frame;
   }
 
   /** One image object as read: the fields that matter, the rest kept in order in a token buffer. */
@@ -185,29 +177,18 @@ public final class ImageOffload {
 
     /**
      * The current string token decoded as base64 with the JDK's decoder, straight from the
-     * payload's bytes (a base64 string has no escapes, so its UTF-8 bytes are its characters);
-     * a string with escapes goes through the parser instead. Leaves the parser to skip the string.
+     * payload's bytes ({@link TetherJson#decodePlainBase64}: a base64 string has no escapes, so its
+     * UTF-8 bytes are its characters); a string with escapes goes through the parser instead.
      */
-    static byte[] decodeInPlace(JsonParser p, RawJson source, int index) throws IOException {
-      byte[] array = ApiInternals.array(source);
-      long tokenOffset = p.currentTokenLocation().getByteOffset();
-      int start = ApiInternals.offset(source) + (int) tokenOffset + 1; // after the opening quote
-      int end = start;
-      int limit = ApiInternals.offset(source) + source.size();
-      if (tokenOffset >= 0 && start - 1 < limit && array[start - 1] == '"') {
-        while (end < limit && array[end] != '"' && array[end] != '\\') {
-          end++;
+    static byte[] decodeInPlace(JsonParser p, int index) throws IOException {
+      try {
+        byte[] plain = TetherJson.decodePlainBase64(p);
+        if (plain != null) {
+          return plain;
         }
-        if (end < limit && array[end] == '"') {
-          try {
-            ByteBuffer decoded = Base64.getDecoder().decode(ByteBuffer.wrap(array, start, end - start));
-            return decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
-                ? decoded.array() : Arrays.copyOfRange(decoded.array(), decoded.arrayOffset(), decoded.arrayOffset() + decoded.remaining());
-          } catch (IllegalArgumentException e) {
-            throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
-                "image " + index + " is not standard base64: " + e.getMessage());
-          }
-        }
+      } catch (IllegalArgumentException e) {
+        throw TetherException.forImage(ErrorCode.INVALID_BASE64, index,
+            "image " + index + " is not standard base64: " + e.getMessage());
       }
       try {
         return p.getBinaryValue(BASE64);
@@ -217,7 +198,7 @@ public final class ImageOffload {
       }
     }
 
-    static ImageFields read(JsonParser p, RawJson source, int index, boolean decodeData) throws IOException {
+    static ImageFields read(JsonParser p, int index, boolean decodeData) throws IOException {
       ImageFields f = new ImageFields();
       f.index = index;
       f.all = new TokenBuffer(null, false);
@@ -234,7 +215,7 @@ public final class ImageOffload {
             f.hasData = true;
             f.all.writeFieldName(name);
             if (decodeData && t == JsonToken.VALUE_STRING) {
-              f.data = decodeInPlace(p, source, index);
+              f.data = decodeInPlace(p, index);
               f.all.writeBinary(BASE64, f.data, 0, f.data.length);
             } else {
               f.all.copyCurrentStructure(p);

@@ -3,7 +3,7 @@ package dev.tether.store.jetstream.internal;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.TetherException;
-import dev.tether.store.SequencedFrameIndex;
+import dev.tether.store.internal.SequencedFrameIndex;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamSubscription;

@@ -3,7 +3,7 @@ package dev.tether.store.jetstream.internal;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.tether.api.internal.TetherJson;
+import dev.tether.api.json.TetherJson;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import java.io.IOException;

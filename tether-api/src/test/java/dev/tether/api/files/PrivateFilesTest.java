@@ -1,4 +1,4 @@
-package dev.tether.api.internal;
+package dev.tether.api.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,11 +1,8 @@
-package dev.tether.api.internal;
+package dev.tether.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tether.api.Frame;
-import dev.tether.api.Payload;
-import dev.tether.api.SessionKey;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,20 +1,19 @@
-package dev.tether.api.internal;
+package dev.tether.api;
 
-import dev.tether.api.Frame;
-import dev.tether.api.SessionKey;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Not API. The structured fields of a log line, passed to {@link System.Logger} as the last
+ * The structured fields of a log line, passed to {@link System.Logger} as the last
  * parameter ({@code LOG.log(Level.DEBUG, "accepted {0}", type, LogFields.of(...))}): a log
  * formatter that understands them (the {@code tether} commands' {@code --log-format json}) writes
  * them as fields; any other ignores a parameter its message does not name. The names are the
  * wire's: {@code instance}, {@code session} ({@code channel:id}), {@code msg_id}, {@code type},
  * {@code seq}, {@code code}. A frame's {@code msg_id} is what follows one ask through every log: a
  * {@code user.message} and the {@code assistant.delta}s, {@code assistant.done} and errors that
- * answer it carry the same one. Stateless.
+ * answer it carry the same one. An
+ * agent or bridge built on the SDK logs with the same names. Stateless.
  */
 public final class LogFields {
   private LogFields() {}

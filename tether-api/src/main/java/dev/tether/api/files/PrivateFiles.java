@@ -1,9 +1,10 @@
-package dev.tether.api.internal;
+package dev.tether.api.files;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -13,7 +14,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Not API. Files and directories that hold frames, images or tokens are the owner's alone: files
+ * Files and directories that hold frames, images or tokens are the owner's alone: files
  * {@code 0600}, directories {@code 0700}, whatever the process umask and whatever the mode of the
  * directory they are created in. Where the file system has no POSIX permissions (Windows), every
  * method does the plain thing.
@@ -21,7 +22,8 @@ import java.util.Set;
  * <p>New files and directories get the mode at creation, so no other user can open them in
  * between (a umask can only take bits away, never add them); {@link #restrict} takes the group and
  * other bits off a file or directory that already exists, for files an earlier version or another
- * program made. Stateless and thread-safe. Code outside tether must not use this class.
+ * program made. Stateless and thread-safe. For an embedder that keeps its own state beside tether's
+ * (tokens, bridge state) by the same rule.
  */
 public final class PrivateFiles {
   /** {@code rw-------} */
@@ -101,7 +103,7 @@ public final class PrivateFiles {
     Set<PosixFilePermission> permissions;
     try {
       permissions = view.readAttributes().permissions();
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return false;
     }
     if (!permissions.removeAll(GROUP_OR_OTHER)) {

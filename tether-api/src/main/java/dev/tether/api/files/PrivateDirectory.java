@@ -1,4 +1,4 @@
-package dev.tether.api.internal;
+package dev.tether.api.files;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -9,12 +9,12 @@ import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 
 /**
- * Not API. A directory a tether process keeps its state in ({@code serve --data-dir}, the agent's
+ * A directory a tether process keeps its state in ({@code serve --data-dir}, the agent's
  * {@code --data-dir}, a bridge's state directory) is the owner's alone: {@link #claim} creates it
  * {@code 0700} when it is missing and, when it already exists, tightens it to {@code 0700} if the
  * user running this process owns it, and refuses it otherwise (another user's directory is never
  * changed, and state is never written where another user can swap files). Off POSIX file systems it
- * only creates the directory. Stateless and thread-safe. Code outside tether must not use this class.
+ * only creates the directory. Stateless and thread-safe.
  */
 public final class PrivateDirectory {
   private PrivateDirectory() {}
