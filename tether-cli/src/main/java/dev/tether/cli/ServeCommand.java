@@ -10,6 +10,7 @@ import dev.tether.store.sqlite.DurableTetherStore;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -35,7 +36,8 @@ final class ServeCommand implements Callable<Integer> {
   Path socket;
 
   @Option(names = "--listen", paramLabel = "HOST:PORT",
-      description = "Listen on TCP instead, loopback only; every request needs the bearer token from --token-file.")
+      description = "Listen on TCP, loopback only; every request needs the bearer token from --token-file. The default"
+          + " socket is kept too (owner-only, no token), so local commands reach the host without --host.")
   String listen;
 
   @Option(names = "--token-file", paramLabel = "FILE",
@@ -208,9 +210,10 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       closeQuietly(store);
       throw new UsageException(e.getMessage());
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
+      // Cannot listen, or the store (NATS) did not answer in time: one line at ERROR naming the cause.
       closeQuietly(store);
-      System.err.println("tether serve: " + e.getMessage());
+      CommandLog.named("tether.serve").error("tether serve: " + CommandFailure.oneLine(CommandFailure.describe(e)));
       return 1;
     }
     MetricsEndpoint metricsEndpoint = null;
@@ -241,9 +244,11 @@ final class ServeCommand implements Callable<Integer> {
     }, "tether-shutdown"));
     System.err.println("tether serve: " + server.memoryBudget().describe(heap));
     System.err.println("tether serve: " + server.describeLimits());
-    System.err.println("tether serve: listening on " + server.boundAddress()
+    System.err.println("tether serve: listening on " + pasteable(server.boundAddress())
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+    server.localSocket().ifPresent(local -> System.err.println("tether serve: and on " + local
+        + " for local commands (tether token, agent, mcp without --host)"));
     server.consoleUrl().ifPresent(url -> System.err.println("tether serve: console: " + url));
     if (withAgent) {
       startDemoAgent(server, agentStart);
@@ -310,8 +315,10 @@ final class ServeCommand implements Callable<Integer> {
       b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
     }
     if (listen != null) {
+      // The default socket stays too (owner-only, as without --listen): local commands find the host.
       b.listen(requireLoopbackOrAllowed("--listen", parseListen(listen)))
-          .tokenFile(tokenFile == null ? TokenFile.defaultFile() : tokenFile);
+          .tokenFile(tokenFile == null ? TokenFile.defaultFile() : tokenFile)
+          .localSocket(HostAddress.defaultSocket());
     } else {
       b.listen(socket == null ? HostAddress.defaultSocket() : new HostAddress.Unix(socket));
     }
@@ -362,6 +369,14 @@ final class ServeCommand implements Callable<Integer> {
     }, "tether-demo-agent");
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** How the start-up line names {@code address}: a URL to paste for TCP, {@code unix:PATH} for a socket. */
+  static String pasteable(HostAddress address) {
+    if (address instanceof HostAddress.Tcp tcp) {
+      return "http://" + (tcp.host().contains(":") ? "[" + tcp.host() + "]" : tcp.host()) + ":" + tcp.port();
+    }
+    return address.toString();
   }
 
   /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */

@@ -78,6 +78,14 @@ public final class TetherServer implements AutoCloseable {
     return daemon.boundAddress();
   }
 
+  /**
+   * The owner-only Unix socket this TCP server also serves the API on ({@link Builder#localSocket}),
+   * when it took it (another live server may hold it).
+   */
+  public Optional<HostAddress.Unix> localSocket() {
+    return daemon.localSocket();
+  }
+
   /** Where the web console listens (its port resolved), when it was configured. */
   public Optional<HostAddress.Tcp> consoleAddress() {
     return daemon.consoleAddress();
@@ -194,8 +202,22 @@ public final class TetherServer implements AutoCloseable {
     private String consoleToken;
     private ServerListener listener = ServerListener.NONE;
     private Path attachmentsDirectory;
+    private HostAddress.Unix localSocket;
 
     private Builder() {}
+
+    /**
+     * With a TCP {@link #listen} address, also serves the API on this Unix socket, without a token:
+     * the socket is made owner-only (0600, a missing directory 0700), which is its access control,
+     * as for a server on a socket alone. {@code tether serve --listen} keeps the default socket this
+     * way, so local commands ({@code tether token}) reach it without {@code --host}. When another
+     * live server holds the socket it is skipped, logged at WARNING (see
+     * {@link TetherServer#localSocket()}); a Unix {@code listen} address ignores it. Default: none.
+     */
+    public Builder localSocket(HostAddress.Unix socket) {
+      this.localSocket = Objects.requireNonNull(socket, "socket");
+      return this;
+    }
 
     /**
      * Where session attachments are kept: {@code {dir}/{instance}/{generation}/{session}/}, a
@@ -557,7 +579,7 @@ public final class TetherServer implements AutoCloseable {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
             budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
             opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
-            attachmentsDirectory));
+            attachmentsDirectory, localSocket));
       } catch (IOException | RuntimeException e) {
         if (store == null) {
           frames.close(); // ours: nobody else will
