@@ -44,6 +44,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class Daemon implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Daemon.class.getName());
   private static final int ACCEPT_QUEUE = 1024;
+  /** How long a start-up step waits for a shared store that is still forming (a JetStream cluster). */
+  static final java.time.Duration STARTUP_WAIT = java.time.Duration.ofSeconds(60);
 
   private final Server server;
   private final TetherHandler handler;
@@ -231,7 +233,8 @@ public final class Daemon implements AutoCloseable {
     InstanceRegistry registry = InstanceRegistry.open(settings.workspaceRoots(), settings.registryFile(), settings.autoCreate(),
         settings.maxInstances(), settings.sharedRegistry());
     for (String name : settings.instances()) {
-      registry.put(InstanceRegistry.requireId(name), null);
+      StartupRetry.untilReady("registering instance " + name, STARTUP_WAIT,
+          () -> registry.put(InstanceRegistry.requireId(name), null));
     }
     InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
