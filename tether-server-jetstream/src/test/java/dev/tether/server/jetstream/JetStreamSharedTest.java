@@ -10,8 +10,11 @@ import dev.tether.client.PollRequest;
 import dev.tether.client.TetherClient;
 import dev.tether.server.TetherServer;
 import dev.tether.server.testing.Fixtures;
+import dev.tether.server.testing.RawHttp;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.jetstream.testing.NatsServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,40 @@ class JetStreamSharedTest {
       FramePage page = onB.poll("shared1", new PollRequest(null, null, 0, 10, 0, Set.of(), null)).get(30, TimeUnit.SECONDS);
       assertEquals(1, page.frames().size(), "registered by A only, and its frame read on B");
     }
+  }
+
+  /**
+   * Issue 32: the workspace rules hold across hosts. A workspace registered on A cannot be given to
+   * another instance on B, nor one inside or around it (409 CONFLICT, as on one host).
+   */
+  @Test
+  void aWorkspaceTakenOnA_isRefusedOnB_sharedOrNested() throws Exception {
+    NatsServer.binary();
+    Path root = dir.resolve("ws");
+    Files.createDirectories(root.resolve("tenant2"));
+    try (NatsServer nats = NatsServer.single(dir.resolve("nats"));
+        TetherServer a = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("a.sock"))).workspaces(root)
+            .shared(JetStreamShared.on(nats.url())).start();
+        TetherServer b = TetherServer.builder().listen(new HostAddress.Unix(dir.resolve("b.sock"))).workspaces(root)
+            .shared(JetStreamShared.on(nats.url())).start();
+        RawHttp onA = new RawHttp(a.boundAddress());
+        RawHttp onB = new RawHttp(b.boundAddress())) {
+      assertEquals(201, put(onA, "tenant2", root.resolve("tenant2")).status());
+      RawHttp.Reply shared = put(onB, "tenant3", root.resolve("tenant2"));
+      assertEquals(409, shared.status(), shared.body());
+      Files.createDirectories(root.resolve("tenant2").resolve("inner"));
+      RawHttp.Reply nested = put(onB, "tenant4", root.resolve("tenant2").resolve("inner"));
+      assertEquals(409, nested.status(), nested.body());
+      RawHttp.Reply around = put(onB, "tenant5", root);
+      assertTrue(around.status() == 400 || around.status() == 409, "a root itself, around tenant2: " + around.body());
+      Files.createDirectories(root.resolve("tenant6"));
+      assertEquals(201, put(onB, "tenant6", root.resolve("tenant6")).status(), "a workspace of its own is fine");
+    }
+  }
+
+  private static RawHttp.Reply put(RawHttp http, String id, Path workspace) throws Exception {
+    return http.send("PUT", "/v1/instances/" + id, "application/json",
+        ("{\"workspace\":\"" + workspace + "\"}").getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
