@@ -43,6 +43,7 @@ class ModuleBoundariesTest {
         requires dev.tether.coven;
         requires dev.tether.store.jetstream;
         requires dev.tether.server;
+        requires dev.tether.server.jetstream;
         requires dev.tether.client.http;
         requires dev.tether.mcp;
         requires dev.tether.micrometer;
@@ -67,6 +68,7 @@ class ModuleBoundariesTest {
         import dev.tether.coven.CovenAgent;
         import dev.tether.store.jetstream.JetStreamTetherStore;
         import dev.tether.server.TetherServer;
+        import dev.tether.server.jetstream.JetStreamShared;
         import dev.tether.client.HostAddress;
         import dev.tether.client.http.HttpTetherClient;
         import dev.tether.mcp.TetherMcpServer;
@@ -80,6 +82,8 @@ class ModuleBoundariesTest {
               MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
               TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
               HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class};
+          // tether-server-jetstream: the one call that shares everything (requires server and store transitively).
+          TetherServer.Builder shared = TetherServer.builder().shared(JetStreamShared.on("nats://127.0.0.1:4222"));
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -144,7 +148,8 @@ class ModuleBoundariesTest {
         dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
         dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,
-        dev.tether.server.TetherServer.class, dev.tether.client.http.HttpTetherClient.class,
+        dev.tether.server.TetherServer.class, dev.tether.server.jetstream.JetStreamShared.class,
+        dev.tether.client.http.HttpTetherClient.class,
         dev.tether.mcp.TetherMcpServer.class, dev.tether.micrometer.TetherMeters.class)) {
       entries.add(location(inModule));
     }
