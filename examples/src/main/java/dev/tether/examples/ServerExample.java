@@ -12,7 +12,6 @@ import dev.tether.client.SendReceipt;
 import dev.tether.client.TetherClient;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.server.TetherServer;
-import dev.tether.store.MemoryTetherStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,9 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A service that hosts instances itself: it embeds the daemon on a Unix socket with the memory
- * store, an "agent" answers through the server's in-process client, and the host side talks to
- * the daemon over HTTP with {@link HttpTetherClient}, as a remote service would. Prints the
+ * A service that hosts instances itself: it embeds the daemon on a Unix socket with the builder's
+ * default store (the bounded in-memory store of {@code tether serve}), an "agent" answers through
+ * the server's in-process client, and the host side talks to the daemon over HTTP with {@link HttpTetherClient}, as a remote service would. Prints the
  * answer and exits 0.
  */
 public final class ServerExample {
@@ -32,7 +31,6 @@ public final class ServerExample {
     HostAddress socket = new HostAddress.Unix(dir.resolve("tether.sock"));
     try (TetherServer server = TetherServer.builder()
             .listen(socket)
-            .store(MemoryTetherStore.create())
             .workspaces(dir.resolve("workspaces"))
             .instance("vm-1")
             .start();

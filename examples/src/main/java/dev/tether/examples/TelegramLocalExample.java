@@ -11,7 +11,6 @@ import dev.tether.client.HostAddress;
 import dev.tether.client.PollRequest;
 import dev.tether.client.TetherClient;
 import dev.tether.server.TetherServer;
-import dev.tether.store.MemoryTetherStore;
 import dev.tether.telegram.BotToken;
 import dev.tether.telegram.TelegramBridge;
 import java.io.IOException;
@@ -45,7 +44,6 @@ public final class TelegramLocalExample {
     HttpServer botApi = botApi(sent);
     try (TetherServer server = TetherServer.builder()
             .listen(new HostAddress.Unix(dir.resolve("tether.sock")))
-            .store(MemoryTetherStore.create())
             .workspaces(dir.resolve("workspaces"))
             .start();
         TetherClient agent = server.localClient();

@@ -3,6 +3,8 @@ package dev.tether.cli;
 import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -43,6 +45,17 @@ abstract class ClientOptions {
   /** The client of the host at {@code address}, with the token file's token for a TCP host. */
   final HttpTetherClient connect(HostAddress address, boolean blobImages) throws IOException {
     return Connections.connect(address, tokenFile(), blobImages);
+  }
+
+  /**
+   * Why a request to the host at {@code address} failed, in one line: for a Unix socket that does
+   * not exist, that no host listens there and how to reach one, else the failure's own words.
+   */
+  static String describeFailure(HostAddress address, Throwable e) {
+    if (address instanceof HostAddress.Unix unix && !Files.exists(unix.path(), LinkOption.NOFOLLOW_LINKS)) {
+      return "no tether host is listening on " + unix + " (start 'tether serve', or pass --host for another one)";
+    }
+    return CommandFailure.oneLine(CommandFailure.describe(e));
   }
 
   /** {@code --host} and {@code --token-file}: the commands whose only token is the host's. */

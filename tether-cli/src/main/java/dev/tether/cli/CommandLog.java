@@ -43,6 +43,11 @@ final class CommandLog {
     write(Level.INFO, text, null);
   }
 
+  /** A failure that ends the command: at ERROR, whatever {@code --log-level}. */
+  void error(String text) {
+    write(Level.SEVERE, text, null);
+  }
+
   void debug(String text, Map<String, String> fields) {
     write(Level.FINE, text, fields);
   }

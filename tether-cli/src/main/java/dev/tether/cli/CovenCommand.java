@@ -128,7 +128,20 @@ final class CovenCommand implements Callable<Integer> {
       } else if (transport.caFile != null) {
         builder.tls(transport.caFile);
       }
-      CovenAgent agent = builder.build();
+      CovenAgent agent;
+      try {
+        agent = builder.build();
+      } catch (IOException | IllegalArgumentException e) { // the CA file: missing, unreadable, not PEM certificates
+        if (transport.caFile == null) {
+          throw e;
+        }
+        if (metricsEndpoint != null) {
+          metricsEndpoint.close();
+        }
+        System.err.println("tether coven: --tls-ca " + transport.caFile + ": cannot use it as CA certificates ("
+            + CommandFailure.oneLine(CommandFailure.describe(e)) + ")");
+        return 1;
+      }
       CountDownLatch exited = new CountDownLatch(1);
       Thread hook = new Thread(() -> {
         agent.close();

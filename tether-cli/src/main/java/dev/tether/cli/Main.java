@@ -89,17 +89,22 @@ public final class Main implements Runnable {
 
   /**
    * A {@link UsageException} or {@link IllegalArgumentException} from a command is a mistake in
-   * its arguments: one line on stderr naming the command, exit status 2, no stack trace. Anything
-   * else is a bug and keeps picocli's report.
+   * its arguments: one line on stderr naming the command, exit status 2. Anything else that escapes
+   * a command (a file it cannot read, a host it cannot reach, a bug) is one line too, exit status
+   * 1; the stack trace goes to the log at DEBUG ({@code --log-level debug}), never to the user.
    */
-  private static int usageError(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
-    if (e instanceof UsageException || e instanceof IllegalArgumentException) {
-      command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-      command.getErr().flush();
-      return 2;
+  private static int usageError(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    String name = command.getCommandSpec().qualifiedName();
+    boolean usage = e instanceof UsageException || e instanceof IllegalArgumentException;
+    command.getErr().println(name + ": " + CommandFailure.oneLine(usage ? String.valueOf(e.getMessage()) : CommandFailure.describe(e)));
+    command.getErr().flush();
+    if (!usage) {
+      FAILURES.log(java.util.logging.Level.FINE, name + " failed", e);
     }
-    throw e;
+    return usage ? 2 : 1;
   }
+
+  private static final java.util.logging.Logger FAILURES = java.util.logging.Logger.getLogger("tether.cli");
 
   /**
    * A command line picocli cannot parse (an unknown flag, a missing value): the error and a hint

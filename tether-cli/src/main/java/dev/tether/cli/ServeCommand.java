@@ -5,10 +5,12 @@ import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
 import dev.tether.server.MemoryBudget;
 import dev.tether.server.TetherServer;
+import dev.tether.server.jetstream.JetStreamShared;
 import dev.tether.store.sqlite.DurableTetherStore;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -34,7 +36,8 @@ final class ServeCommand implements Callable<Integer> {
   Path socket;
 
   @Option(names = "--listen", paramLabel = "HOST:PORT",
-      description = "Listen on TCP instead, loopback only; every request needs the bearer token from --token-file.")
+      description = "Listen on TCP, loopback only; every request needs the bearer token from --token-file. The default"
+          + " socket is kept too (owner-only, no token), so local commands reach the host without --host.")
   String listen;
 
   @Option(names = "--token-file", paramLabel = "FILE",
@@ -190,33 +193,29 @@ final class ServeCommand implements Callable<Integer> {
         ? dev.tether.store.StoreListener.NONE : meters.storeListener(kind);
     // null: the builder's default store, bounded by the budget (no --data-dir, no --nats)
     TetherStore store = openStore(budget, storeListener);
-    // A fresh in-memory store starts at seq 0.
-    long agentStart = store == null ? 0 : store.lastSeq("default");
+    // A fresh in-memory store starts at seq 0; a shared one is asked once it is open (-1).
+    long agentStart = nats != null ? -1 : store == null ? 0 : store.lastSeq("default");
     TetherServer server;
-    JetStreamShared shared = null;
     try {
-      if (store instanceof JetStreamTetherStore js) {
-        // Every host on the same servers shares the registry, watermarks and blobs.
-        shared = JetStreamShared.open(js, budget.maxInstances());
-        builder.sharedRegistry(shared).sharedBlobs(shared);
-      }
-      if (store != null) {
+      if (nats != null) {
+        // Every host on the same servers shares the frames, registry, watermarks and blobs: the
+        // one call an embedder makes too.
+        builder.shared(JetStreamShared.on(natsConnection())).storeListener(storeListener.apply("jetstream"));
+      } else if (store != null) {
         builder.store(store);
       } else {
         builder.storeListener(storeListener.apply("memory"));
       }
       server = builder.start();
     } catch (IllegalArgumentException e) {
-      closeQuietly(shared);
       closeQuietly(store);
       throw new UsageException(e.getMessage());
-    } catch (IOException e) {
-      closeQuietly(shared);
+    } catch (IOException | UncheckedIOException e) {
+      // Cannot listen, or the store (NATS) did not answer in time: one line at ERROR naming the cause.
       closeQuietly(store);
-      System.err.println("tether serve: " + e.getMessage());
+      CommandLog.named("tether.serve").error("tether serve: " + CommandFailure.oneLine(CommandFailure.describe(e)));
       return 1;
     }
-    JetStreamShared sharedToClose = shared;
     MetricsEndpoint metricsEndpoint = null;
     if (http != null) {
       http.bind(server);
@@ -225,7 +224,6 @@ final class ServeCommand implements Callable<Integer> {
             listen == null ? null : TokenFile.loadOrCreate(tokenFile == null ? TokenFile.defaultFile() : tokenFile), server::readiness);
       } catch (IOException | RuntimeException e) {
         server.close();
-        closeQuietly(shared);
         if (e instanceof UsageException u) {
           throw u;
         }
@@ -241,27 +239,22 @@ final class ServeCommand implements Callable<Integer> {
         metricsToClose.close();
       }
       server.close();
-      closeQuietly(sharedToClose);
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));
     System.err.println("tether serve: " + server.memoryBudget().describe(heap));
     System.err.println("tether serve: " + server.describeLimits());
-    System.err.println("tether serve: listening on " + server.boundAddress()
+    System.err.println("tether serve: listening on " + pasteable(server.boundAddress())
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
+    server.localSocket().ifPresent(local -> System.err.println("tether serve: and on " + local
+        + " for local commands (tether token, agent, mcp without --host)"));
     server.consoleUrl().ifPresent(url -> System.err.println("tether serve: console: " + url));
     if (withAgent) {
       startDemoAgent(server, agentStart);
     }
     stopped.await();
     return 0;
-  }
-
-  private static void closeQuietly(JetStreamShared shared) {
-    if (shared != null) {
-      shared.close();
-    }
   }
 
   private static void closeQuietly(TetherStore store) {
@@ -322,8 +315,10 @@ final class ServeCommand implements Callable<Integer> {
       b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
     }
     if (listen != null) {
+      // The default socket stays too (owner-only, as without --listen): local commands find the host.
       b.listen(requireLoopbackOrAllowed("--listen", parseListen(listen)))
-          .tokenFile(tokenFile == null ? TokenFile.defaultFile() : tokenFile);
+          .tokenFile(tokenFile == null ? TokenFile.defaultFile() : tokenFile)
+          .localSocket(HostAddress.defaultSocket());
     } else {
       b.listen(socket == null ? HostAddress.defaultSocket() : new HostAddress.Unix(socket));
     }
@@ -376,6 +371,14 @@ final class ServeCommand implements Callable<Integer> {
     thread.start();
   }
 
+  /** How the start-up line names {@code address}: a URL to paste for TCP, {@code unix:PATH} for a socket. */
+  static String pasteable(HostAddress address) {
+    if (address instanceof HostAddress.Tcp tcp) {
+      return "http://" + (tcp.host().contains(":") ? "[" + tcp.host() + "]" : tcp.host()) + ":" + tcp.port();
+    }
+    return address.toString();
+  }
+
   /** {@code --listen HOST:PORT}; anything else is a {@link UsageException} naming the option. */
   static HostAddress.Tcp parseListen(String value) {
     return parseTcp("--listen", value);
@@ -424,33 +427,35 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** The store --nats or --data-dir asks for; null for the builder's default (in memory). */
+  /** The store --data-dir asks for; null for the builder's default (in memory) or --nats (opened by the server). */
   private TetherStore openStore(MemoryBudget budget,
       java.util.function.Function<String, dev.tether.store.StoreListener> listener) throws IOException {
-    dev.tether.store.Retention retention = budget.retention(keepDeltas);
-    if (nats != null) {
-      // The ring caps bound each instance's stream too (--ring-max-frames, --ring-max-bytes).
-      JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats).retention(retention)
-          .maxViews(budget.maxInstances()).listener(listener.apply("jetstream"));
-      if (natsReplicas != null) {
-        b.replicas(natsReplicas);
-      }
-      if (natsCreds != null) {
-        b.credentialsFile(natsCreds);
-      }
-      if (natsTokenFile != null) {
-        b.token(Files.readString(natsTokenFile).trim().toCharArray());
-      }
-      if (natsTls) {
-        b.tls();
-      }
-      return b.connect();
-    }
     if (dataDir == null) {
       return null;
     }
     DataDir.claim("--data-dir", dataDir);
-    return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(retention).maxTotalBytes(budget.storeBytes())
-        .maxInstances(budget.maxInstances()).listener(listener.apply("sqlite")).open();
+    return DurableTetherStore.builder(dataDir.resolve("journal.db")).retention(budget.retention(keepDeltas))
+        .maxTotalBytes(budget.storeBytes()).maxInstances(budget.maxInstances()).listener(listener.apply("sqlite")).open();
+  }
+
+  /**
+   * Where --nats connects and how (servers, credentials, TLS, replicas); the server sets the
+   * store's bounds from the memory budget, as for its default store.
+   */
+  private JetStreamTetherStore.Builder natsConnection() throws IOException {
+    JetStreamTetherStore.Builder b = JetStreamTetherStore.builder().servers(nats);
+    if (natsReplicas != null) {
+      b.replicas(natsReplicas);
+    }
+    if (natsCreds != null) {
+      b.credentialsFile(natsCreds);
+    }
+    if (natsTokenFile != null) {
+      b.token(Files.readString(natsTokenFile).trim().toCharArray());
+    }
+    if (natsTls) {
+      b.tls();
+    }
+    return b;
   }
 }

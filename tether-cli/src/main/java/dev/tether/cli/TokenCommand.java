@@ -1,5 +1,6 @@
 package dev.tether.cli;
 
+import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.http.InstanceToken;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,8 @@ final class TokenCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect(host.address(), false)) {
+      HostAddress address = host.address();
+      try (HttpTetherClient client = host.connect(address, false)) {
         InstanceToken t = client.mintToken(instance).get(30, TimeUnit.SECONDS);
         if (out == null) {
           System.out.println(t.token());
@@ -58,7 +60,7 @@ final class TokenCommand implements Runnable {
             + (out == null ? "" : "; written to " + out) + " (revoke: tether token revoke " + t.id() + ")");
         return 0;
       } catch (java.util.concurrent.ExecutionException e) {
-        System.err.println("tether token: " + DemoAgent.rootMessage(e));
+        System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }
     }
@@ -70,13 +72,14 @@ final class TokenCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect(host.address(), false)) {
+      HostAddress address = host.address();
+      try (HttpTetherClient client = host.connect(address, false)) {
         for (InstanceToken t : client.tokens().get(30, TimeUnit.SECONDS)) {
           System.out.println(t.id() + "\t" + t.instance() + "\t" + t.createdAt());
         }
         return 0;
       } catch (java.util.concurrent.ExecutionException e) {
-        System.err.println("tether token: " + DemoAgent.rootMessage(e));
+        System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }
     }
@@ -91,12 +94,13 @@ final class TokenCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      try (HttpTetherClient client = host.connect(host.address(), false)) {
+      HostAddress address = host.address();
+      try (HttpTetherClient client = host.connect(address, false)) {
         client.revokeToken(id).get(30, TimeUnit.SECONDS);
         System.err.println("tether token: revoked " + id);
         return 0;
       } catch (java.util.concurrent.ExecutionException e) {
-        System.err.println("tether token: " + DemoAgent.rootMessage(e));
+        System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }
     }

@@ -87,6 +87,15 @@ final class ChildJvm implements AutoCloseable {
     return process.pid();
   }
 
+  /** Waits for a command that ends by itself; its exit code (killed and failed when it outlives {@code timeoutMs}). */
+  int awaitExit(long timeoutMs) throws InterruptedException, IOException {
+    if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("still running after " + timeoutMs + " ms: " + stderrText());
+    }
+    return process.exitValue();
+  }
+
   /** SIGTERM, then waits for the exit code. */
   int terminate() throws InterruptedException {
     process.destroy();

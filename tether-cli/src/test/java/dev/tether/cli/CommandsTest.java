@@ -244,6 +244,26 @@ class CommandsTest {
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("tether-cli/target/tether mcp"), out.toString());
   }
 
+  @Test
+  void covenWithAMissingCaFile_isOneLineNamingTheFlag_exit1() {
+    int status = run("coven", "--gateway", "127.0.0.1:1", "--tls-ca", dir.resolve("wrong").resolve("ca.pem").toString(),
+        "--agent-id-file", dir.resolve("agent-id").toString());
+    String e = stderr();
+    assertEquals(1, status, e);
+    assertEquals(1, e.strip().lines().count(), "one line, no stack trace: " + e);
+    assertTrue(e.startsWith("tether coven: --tls-ca " + dir.resolve("wrong")), e);
+    assertFalse(e.contains("\tat "), e);
+  }
+
+  @Test
+  void tokenListAgainstNoHost_isOneLineSayingSo_exit1() {
+    int status = run("token", "list", "--host", "unix:" + dir.resolve("none.sock"));
+    String e = stderr();
+    assertEquals(1, status, e);
+    assertEquals(1, e.strip().lines().count(), "one line, no stack trace: " + e);
+    assertTrue(e.startsWith("tether token: no tether host is listening on unix:"), e);
+  }
+
   private void assertOneLineUsageError(int status, String... mustContain) {
     String e = stderr();
     assertEquals(2, status, e);

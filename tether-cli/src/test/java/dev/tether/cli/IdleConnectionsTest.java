@@ -27,7 +27,7 @@ class IdleConnectionsTest {
     Path token = dir.resolve("token");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file",
         token.toString(), "--header-timeout", "2")) {
-      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
+      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
       assertTrue(serve.stderrText().contains("header timeout 2 s"), "the limit is printed at start");
       List<RawSocket> held = new ArrayList<>();
       try {

@@ -50,7 +50,7 @@ class LeastPrivilegeServeTest {
     Path tokenFile = dir.resolve("host-token");
     serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file",
         tokenFile.toString(), "--instance", "vm1", "--data-dir", dir.resolve("data").toString(), "--console", "127.0.0.1:0");
-    bound = serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
+    bound = serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
     Matcher console = serve.awaitStderr("tether serve: console: (http://127\\.0\\.0\\.1:\\d+)/#token=([A-Za-z0-9_-]{43})$", 60_000);
     base = "http://" + bound;
     host = Files.readString(tokenFile).trim();

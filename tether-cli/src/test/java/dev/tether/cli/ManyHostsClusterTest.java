@@ -123,18 +123,24 @@ class ManyHostsClusterTest {
     assertEquals(202, sent.status(), sent.body());
     long seq = sent.json().get("ingress_seq").asLong();
 
-    // poll on B: as stored (refs to what the store offloaded, served by GET .../blob), or inline on request.
-    JsonNode polled = pollAll(b, "img", "stored").get(0);
-    assertEquals(seq, polled.get("seq").asLong());
-    assertStoredImages(images, polled.at("/payload/images"), "poll on B");
+    // poll on B without a flag: as sent, inline (issue 32: a reference client that never heard of
+    // ?images= gets the bytes); as stored on request (refs to what the store offloaded, served by
+    // GET .../blob); inline on request.
+    JsonNode asSent = pollAll(b, "img", null).get(0);
+    assertEquals(seq, asSent.get("seq").asLong());
+    assertImages(images, asSent.at("/payload/images"), "poll on B, no flag");
+    assertStoredImages(images, pollAll(b, "img", "refs").get(0).at("/payload/images"), "poll?images=refs on B");
     assertImages(images, pollAll(b, "img", "inline").get(0).at("/payload/images"), "poll?images=inline on B");
 
-    // stream on B, both views: inline carries the bytes; stored carries what GET .../blob serves.
+    // stream on B, every view: without a flag and inline carry the bytes; refs carries what GET .../blob serves.
+    try (StreamReader sentView = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0")) {
+      assertImages(images, sentView.nextFrame().at("/payload/images"), "stream on B, no flag");
+    }
     try (StreamReader inline = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0&images=inline")) {
       assertImages(images, inline.nextFrame().at("/payload/images"), "stream?images=inline on B");
     }
-    try (StreamReader stored = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0")) {
-      assertStoredImages(images, stored.nextFrame().at("/payload/images"), "stream on B");
+    try (StreamReader stored = new StreamReader(b.address, "/v1/instances/img/tether/stream?after_seq=0&images=refs")) {
+      assertStoredImages(images, stored.nextFrame().at("/payload/images"), "stream?images=refs on B");
     }
   }
 
@@ -280,7 +286,8 @@ class ManyHostsClusterTest {
   static List<JsonNode> pollAll(Host h, String vm, String images) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
-      RawHttp.Reply r = h.http.getLarge("/v1/instances/" + vm + "/tether/poll?after_seq=0&limit=200&images=" + images, 64 << 20);
+      RawHttp.Reply r = h.http.getLarge("/v1/instances/" + vm + "/tether/poll?after_seq=0&limit=200"
+          + (images == null ? "" : "&images=" + images), 64 << 20);
       if (r.status() == 200) {
         List<JsonNode> frames = new ArrayList<>();
         r.json().get("frames").forEach(frames::add);

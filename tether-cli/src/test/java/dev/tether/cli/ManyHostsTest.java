@@ -126,8 +126,10 @@ class ManyHostsTest {
         + Base64.getEncoder().encodeToString(png) + "\"}]}}";
     RawHttp.Reply posted = a.post("/v1/instances/vm4/tether", done.getBytes(StandardCharsets.UTF_8));
     assertEquals(202, posted.status(), posted.body());
-    assertTrue(b.get("/v1/instances/vm4/tether/poll?after_seq=0").json().at("/frames/0/payload/images/0").has("blob"),
+    assertTrue(b.get("/v1/instances/vm4/tether/poll?after_seq=0&images=refs").json().at("/frames/0/payload/images/0").has("blob"),
         "stored on NATS as a blob ref (offloaded), the case under test");
+    assertTrue(b.get("/v1/instances/vm4/tether/poll?after_seq=0").json().at("/frames/0/payload/images/0").has("data"),
+        "sent inline, polled inline on B without a flag");
     try (McpSdkChild mcp = McpSdkChild.start(dir, "--host", "unix:" + dir.resolve("b.sock"))) {
       var read = mcp.call("tether_read", Map.of("instance", "vm4", "session_id", "m", "after_seq", 0));
       assertArrayEquals(png, McpSdkChild.image(read), "the bytes posted on A, read through tether mcp on B");

@@ -46,6 +46,7 @@ class ModuleBoundariesTest {
         requires dev.tether.coven;
         requires dev.tether.store.jetstream;
         requires dev.tether.server;
+        requires dev.tether.server.jetstream;
         requires dev.tether.client.http;
         requires dev.tether.mcp;
         requires dev.tether.micrometer;
@@ -73,6 +74,7 @@ class ModuleBoundariesTest {
         import dev.tether.coven.CovenAgent;
         import dev.tether.store.jetstream.JetStreamTetherStore;
         import dev.tether.server.TetherServer;
+        import dev.tether.server.jetstream.JetStreamShared;
         import dev.tether.client.HostAddress;
         import dev.tether.client.http.HttpTetherClient;
         import dev.tether.mcp.TetherMcpServer;
@@ -87,6 +89,8 @@ class ModuleBoundariesTest {
               TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
               HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class,
               ChatSecret.class, SlackBridge.class, WhatsAppBridge.class};
+          // tether-server-jetstream: the one call that shares everything (requires server and store transitively).
+          TetherServer.Builder shared = TetherServer.builder().shared(JetStreamShared.on("nats://127.0.0.1:4222"));
         }
         """);
     assertEquals(List.of(), messages(errors));
@@ -153,7 +157,8 @@ class ModuleBoundariesTest {
         dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
         dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,
-        dev.tether.server.TetherServer.class, dev.tether.client.http.HttpTetherClient.class,
+        dev.tether.server.TetherServer.class, dev.tether.server.jetstream.JetStreamShared.class,
+        dev.tether.client.http.HttpTetherClient.class,
         dev.tether.mcp.TetherMcpServer.class, dev.tether.micrometer.TetherMeters.class, dev.tether.chat.ChatSecret.class,
         dev.tether.slack.SlackBridge.class, dev.tether.whatsapp.WhatsAppBridge.class)) {
       entries.add(location(inModule));

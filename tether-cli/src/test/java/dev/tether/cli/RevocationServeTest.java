@@ -102,7 +102,7 @@ class RevocationServeTest {
     Path tokenFile = dir.resolve("host-token");
     ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file",
         tokenFile.toString(), "--instance", "vm1", "--data-dir", dir.resolve("data").toString());
-    base = "http://" + serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
+    base = "http://" + serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
     hostToken = Files.readString(tokenFile).trim();
     return serve;
   }

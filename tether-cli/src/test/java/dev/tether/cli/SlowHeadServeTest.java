@@ -32,7 +32,7 @@ class SlowHeadServeTest {
   @Test
   void aHeadTrickledOneLineASecond_isCutAtTheHeaderTimeout() throws Exception {
     try (ChildJvm serve = start("--header-timeout", "3")) {
-      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
+      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
       assertTrue(serve.stderrText().contains("header timeout 3 s"), "the limit is printed at start");
       try (RawSocket c = RawSocket.connect(address)) {
         long start = System.nanoTime();
@@ -52,7 +52,7 @@ class SlowHeadServeTest {
   @Test
   void twentyTricklingSockets_withMaxConnections20_doNotShutOutAClient() throws Exception {
     try (ChildJvm serve = start("--max-connections", "20")) {
-      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
+      HostAddress address = HostAddress.parse(serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1));
       assertTrue(serve.stderrText().contains("connections 20 (10 in their head)"), serve.stderrText());
       String token = Files.readString(dir.resolve("token")).trim();
       List<RawSocket> tricklers = new ArrayList<>();

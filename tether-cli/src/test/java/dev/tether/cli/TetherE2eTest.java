@@ -141,7 +141,7 @@ class TetherE2eTest {
   void tcpOnLoopback_withTheTokenFile_servesTheAgentAndRefusesStrangers() throws Exception {
     Path token = dir.resolve("secret/token");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--auto-create", "--listen", "127.0.0.1:0", "--token-file", token.toString())) {
-      int port = Integer.parseInt(serve.awaitStderr("listening on 127\\.0\\.0\\.1:(\\d+)", START_MS).group(1));
+      int port = Integer.parseInt(serve.awaitStderr("listening on http://127\\.0\\.0\\.1:(\\d+)", START_MS).group(1));
       assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(token)));
       String host = "http://127.0.0.1:" + port;
       try (ChildJvm agent = ChildJvm.start(dir, "agent", Map.of(), "agent", "--host", host, "--token-file", token.toString(),

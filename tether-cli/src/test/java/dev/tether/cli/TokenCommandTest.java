@@ -27,7 +27,7 @@ class TokenCommandTest {
     Path hostToken = dir.resolve("host-token");
     try (ChildJvm serve = ChildJvm.start(dir, "serve", Map.of(), "serve", "--listen", "127.0.0.1:0", "--token-file",
         hostToken.toString(), "--instance", "vm1", "--instance", "vm2", "--data-dir", dir.resolve("data").toString())) {
-      String bound = serve.awaitStderr("listening on (127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
+      String bound = serve.awaitStderr("listening on http://(127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
       String host = "http://" + bound;
       Path vmToken = dir.resolve("vm1.token");
       assertEquals(0, Main.run("token", "create", "--instance", "vm1", "--host", host, "--token-file", hostToken.toString(),

@@ -207,7 +207,7 @@ class WorkspaceRaceServeTest {
           tokenFile.toString(), "--workspaces", root.toString(), "--data-dir", dir.resolve("data").toString(),
           "--instance", "vm1");
       try {
-        Matcher m = child.awaitStderr("listening on 127\\.0\\.0\\.1:(\\d+)", 60_000);
+        Matcher m = child.awaitStderr("listening on http://127\\.0\\.0\\.1:(\\d+)", 60_000);
         RawHttp http = new RawHttp(new HostAddress.Tcp("127.0.0.1", Integer.parseInt(m.group(1))));
         String host = "Bearer " + Files.readString(tokenFile).strip();
         RawHttp.Reply minted = http.send("POST", "/v1/tokens", "application/json",

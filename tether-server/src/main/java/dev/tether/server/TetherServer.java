@@ -53,12 +53,14 @@ public final class TetherServer implements AutoCloseable {
   private final String consoleToken;
   private final Bounds bounds;
   private final MemoryBudget memory;
+  private final SharedStorage.Opened shared; // null unless Builder.shared
 
-  private TetherServer(Daemon daemon, String consoleToken, Bounds bounds, MemoryBudget memory) {
+  private TetherServer(Daemon daemon, String consoleToken, Bounds bounds, MemoryBudget memory, SharedStorage.Opened shared) {
     this.daemon = daemon;
     this.consoleToken = consoleToken;
     this.bounds = bounds;
     this.memory = memory;
+    this.shared = shared;
   }
 
   /**
@@ -74,6 +76,14 @@ public final class TetherServer implements AutoCloseable {
   /** Where the API listens; for TCP with port 0, the port it got. */
   public HostAddress boundAddress() {
     return daemon.boundAddress();
+  }
+
+  /**
+   * The owner-only Unix socket this TCP server also serves the API on ({@link Builder#localSocket}),
+   * when it took it (another live server may hold it).
+   */
+  public Optional<HostAddress.Unix> localSocket() {
+    return daemon.localSocket();
   }
 
   /** Where the web console listens (its port resolved), when it was configured. */
@@ -151,6 +161,9 @@ public final class TetherServer implements AutoCloseable {
   @Override
   public void close() {
     daemon.close();
+    if (shared != null) {
+      shared.close();
+    }
   }
 
   /**
@@ -179,6 +192,7 @@ public final class TetherServer implements AutoCloseable {
     private Duration requestIdleTimeout; // null: the default
     private SharedRegistry sharedRegistry;
     private SharedBlobs sharedBlobs;
+    private SharedStorage shared;
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
     private Bounds bounds = Bounds.defaults();
@@ -188,8 +202,22 @@ public final class TetherServer implements AutoCloseable {
     private String consoleToken;
     private ServerListener listener = ServerListener.NONE;
     private Path attachmentsDirectory;
+    private HostAddress.Unix localSocket;
 
     private Builder() {}
+
+    /**
+     * With a TCP {@link #listen} address, also serves the API on this Unix socket, without a token:
+     * the socket is made owner-only (0600, a missing directory 0700), which is its access control,
+     * as for a server on a socket alone. {@code tether serve --listen} keeps the default socket this
+     * way, so local commands ({@code tether token}) reach it without {@code --host}. When another
+     * live server holds the socket it is skipped, logged at WARNING (see
+     * {@link TetherServer#localSocket()}); a Unix {@code listen} address ignores it. Default: none.
+     */
+    public Builder localSocket(HostAddress.Unix socket) {
+      this.localSocket = Objects.requireNonNull(socket, "socket");
+      return this;
+    }
 
     /**
      * Where session attachments are kept: {@code {dir}/{instance}/{generation}/{session}/}, a
@@ -330,6 +358,20 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder sharedBlobs(SharedBlobs blobs) {
       this.sharedBlobs = Objects.requireNonNull(blobs, "blobs");
+      return this;
+    }
+
+    /**
+     * Shares everything that can span hosts with the other servers given the same storage: the
+     * frames, the instance registry and watermarks, and the blobs. At {@link #start()} the server
+     * {@link SharedStorage#open opens} it with its own {@link #memoryBudget limits},
+     * {@link #keepDeltas} and {@link #storeListener}, and closes it when it stops. What
+     * {@code tether serve --nats} does: {@code shared(JetStreamShared.on(...))} from
+     * {@code tether-server-jetstream}. Replaces {@link #store}, {@link #sharedRegistry},
+     * {@link #sharedBlobs} and {@link #registryFile}, which must not be set as well. Default: none.
+     */
+    public Builder shared(SharedStorage storage) {
+      this.shared = Objects.requireNonNull(storage, "storage");
       return this;
     }
 
@@ -493,15 +535,21 @@ public final class TetherServer implements AutoCloseable {
      * Starts a server with these settings.
      *
      * @throws IllegalStateException when a TCP listener has no token, or both a token and a token
-     *     file were set
+     *     file were set, or {@link #shared} was set with a store, shared registry or blobs, or a
+     *     registry file
      * @throws IllegalArgumentException when a TCP address is not loopback and that was not allowed,
      *     a token file breaks the rules of {@link TokenFile}, or maxHeadConnections is above
      *     maxConnections, or the waits or timeouts are out of range
-     * @throws IOException when the address is in use or cannot be bound, or a file cannot be read
+     * @throws IOException when the address is in use or cannot be bound, a file cannot be read, or
+     *     the {@link #shared} storage cannot be reached
      */
     public TetherServer start() throws IOException {
       // Checked first, so a bad setting leaves no default store behind.
       Bounds limits = resolvedBounds();
+      if (shared != null && (store != null || sharedRegistry != null || sharedBlobs != null || registryFile != null)) {
+        throw new IllegalStateException("shared(...) brings its own store, registry and blobs: do not also set store(...),"
+            + " sharedRegistry(...), sharedBlobs(...) or registryFile(...)");
+      }
       HostAddress listen = address != null ? address : HostAddress.defaultSocket();
       String bearer = null;
       if (listen instanceof HostAddress.Tcp tcp) {
@@ -523,19 +571,25 @@ public final class TetherServer implements AutoCloseable {
       List<String> names = new ArrayList<>(instances.isEmpty() ? List.of("default") : instances);
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
-      TetherStore frames = store != null ? store : defaultStore();
+      SharedStorage.Opened opened = shared == null ? null
+          : shared.open(new SharedStorage.Limits(budget.retention(keepDeltas), budget.maxInstances(), storeListener));
+      TetherStore frames = opened != null ? opened.store() : store != null ? store : defaultStore();
       Daemon daemon;
       try {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
-            budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console, sharedRegistry, sharedBlobs, listener,
-            attachmentsDirectory));
+            budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
+            opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
+            attachmentsDirectory, localSocket));
       } catch (IOException | RuntimeException e) {
         if (store == null) {
           frames.close(); // ours: nobody else will
         }
+        if (opened != null) {
+          opened.close();
+        }
         throw e;
       }
-      return new TetherServer(daemon, consoleBearer, limits, budget);
+      return new TetherServer(daemon, consoleBearer, limits, budget, opened);
     }
 
     /** The store of {@code tether serve} without {@code --data-dir} or {@code --nats}. */

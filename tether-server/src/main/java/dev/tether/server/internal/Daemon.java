@@ -44,6 +44,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class Daemon implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Daemon.class.getName());
   private static final int ACCEPT_QUEUE = 1024;
+  /** How long a start-up step waits for a shared store that is still forming (a JetStream cluster). */
+  static final java.time.Duration STARTUP_WAIT = java.time.Duration.ofSeconds(60);
 
   private final Server server;
   private final TetherHandler handler;
@@ -53,6 +55,8 @@ public final class Daemon implements AutoCloseable {
   private final InstanceRegistry registry;
   private final AbstractConnector connector;
   private final ServerConnector consoleConnector; // null without a console
+  private final UnixDomainServerConnector localConnector; // null unless a TCP server keeps a socket too
+  private final HostAddress.Unix localSocket; // its path, or null
   private final HostAddress address;
   private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -72,8 +76,9 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir) {
+      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket) {
     this.address = address;
+    this.localSocket = localSocket;
     this.store = store;
     this.validator = validator;
     QueuedThreadPool pool = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads));
@@ -116,9 +121,21 @@ public final class Daemon implements AutoCloseable {
     this.blobs = blobs;
     this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachmentsDir);
     handler.listener(listener);
+    if (localSocket == null) {
+      localConnector = null;
+    } else {
+      localConnector = new UnixDomainServerConnector(server, http);
+      localConnector.setName("local");
+      localConnector.setUnixDomainPath(localSocket.path());
+      localConnector.setAcceptQueueSize(ACCEPT_QUEUE);
+      localConnector.setIdleTimeout(bounds.headerTimeout().toMillis());
+      localConnector.addEventListener(heads);
+      server.addConnector(localConnector);
+    }
+    org.eclipse.jetty.server.Handler api = localConnector == null ? handler : new LocalSocketRouter(handler, localConnector, handler);
     if (console == null) {
       consoleConnector = null;
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(handler, listener, null)));
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(api, listener, null)));
     } else {
       consoleConnector = new ServerConnector(server, http);
       consoleConnector.setName("console");
@@ -128,7 +145,7 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.addEventListener(heads);
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(handler, consoleConnector, routes),
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
           listener, consoleConnector)));
     }
     server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
@@ -197,12 +214,14 @@ public final class Daemon implements AutoCloseable {
    * @param sharedBlobs the blobs shared with other servers, or null
    * @param listener told of answered requests and refused frames
    * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
+   * @param localSocket an owner-only Unix socket a TCP server serves the host's API on as well, without
+   *     a token, or null; skipped (logged) when another live server holds it
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
       Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir) {}
+      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket) {}
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -214,13 +233,14 @@ public final class Daemon implements AutoCloseable {
     InstanceRegistry registry = InstanceRegistry.open(settings.workspaceRoots(), settings.registryFile(), settings.autoCreate(),
         settings.maxInstances(), settings.sharedRegistry());
     for (String name : settings.instances()) {
-      registry.put(InstanceRegistry.requireId(name), null);
+      StartupRetry.untilReady("registering instance " + name, STARTUP_WAIT,
+          () -> registry.put(InstanceRegistry.requireId(name), null));
     }
     InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener(), settings.attachmentsDir());
+        settings.listener(), settings.attachmentsDir(), settings.localSocket());
   }
 
   /**
@@ -265,12 +285,12 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        dev.tether.server.ServerListener.NONE, null);
+        dev.tether.server.ServerListener.NONE, null, null);
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir)
+      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -280,19 +300,31 @@ public final class Daemon implements AutoCloseable {
     if (address instanceof HostAddress.Unix unix) {
       prepareSocketPath(unix.path());
     }
-    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-        attachmentsDir);
-    try {
-      s.server.start();
-    } catch (Exception e) {
+    HostAddress.Unix local = null;
+    if (localSocket != null && address instanceof HostAddress.Tcp) {
       try {
-        s.server.stop();
-      } catch (Exception ignored) {
-        // best effort
+        prepareSocketPath(localSocket.path());
+        local = localSocket;
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "not listening on " + localSocket.path() + " as well: " + e.getMessage());
       }
-      throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
     }
-    if (address instanceof HostAddress.Unix unix) {
+    Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
+        attachmentsDir, local);
+    try {
+      s.startJetty();
+    } catch (IOException e) {
+      if (local == null) {
+        throw e;
+      }
+      // The extra socket is a convenience: a path too long for a socket, or one taken meanwhile,
+      // must not keep the server from its real address.
+      LOG.log(System.Logger.Level.WARNING, "not listening on " + local.path() + " as well: " + e.getMessage());
+      s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
+          attachmentsDir, null);
+      s.startJetty();
+    }
+    for (HostAddress.Unix unix : s.sockets()) {
       try {
         permissions.restrict(unix.path());
       } catch (IOException | RuntimeException e) {
@@ -304,12 +336,43 @@ public final class Daemon implements AutoCloseable {
     return s;
   }
 
+  /** Starts the listeners, or stops them again and throws. */
+  private void startJetty() throws IOException {
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception ignored) {
+        // best effort
+      }
+      throw e instanceof IOException io ? io : new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Where the server listens; for TCP with port 0, the port it got. */
   public HostAddress boundAddress() {
     if (address instanceof HostAddress.Tcp tcp && connector instanceof NetworkConnector n) {
       return new HostAddress.Tcp(tcp.host(), n.getLocalPort());
     }
     return address;
+  }
+
+  /** The owner-only Unix socket a TCP server serves the host's API on as well, when it took one. */
+  public java.util.Optional<HostAddress.Unix> localSocket() {
+    return java.util.Optional.ofNullable(localSocket);
+  }
+
+  /** The Unix sockets this daemon made: its address when that is one, and its local socket. */
+  private java.util.List<HostAddress.Unix> sockets() {
+    java.util.List<HostAddress.Unix> all = new java.util.ArrayList<>();
+    if (address instanceof HostAddress.Unix unix) {
+      all.add(unix);
+    }
+    if (localSocket != null) {
+      all.add(localSocket);
+    }
+    return all;
   }
 
   /** Where the console listens (the port it got for port 0), when there is a console. */
@@ -358,7 +421,7 @@ public final class Daemon implements AutoCloseable {
       LOG.log(System.Logger.Level.WARNING, "stopping the HTTP server failed", e);
     }
     store.close();
-    if (address instanceof HostAddress.Unix unix) {
+    for (HostAddress.Unix unix : sockets()) {
       try {
         Files.deleteIfExists(unix.path());
       } catch (IOException e) {

@@ -215,6 +215,18 @@ final class InstanceRegistry {
         return new Put(e, false);
       }
       Path ws = workspace == null ? roots.defaultFor(id) : roots.confine(workspace);
+      // The rules of one host, against what every host registered (as they recorded it).
+      for (SharedRegistry.Instance other : shared.list()) {
+        if (!other.id().equals(id) && other.workspace() != null) {
+          Path theirs;
+          try {
+            theirs = Path.of(other.workspace()).normalize();
+          } catch (java.nio.file.InvalidPathException e) {
+            continue; // not a path on this system: it cannot hold ws
+          }
+          requireApart(ws, theirs, other.id());
+        }
+      }
       SharedRegistry.Created c = shared.create(id, ws.toString());
       return new Put(local(c.instance()), c.created());
     }
@@ -233,10 +245,7 @@ final class InstanceRegistry {
       }
       Path ws = workspace == null ? roots.defaultFor(id) : roots.confine(workspace);
       for (Entry other : entries.values()) {
-        if (ws.startsWith(other.workspace()) || other.workspace().startsWith(ws)) {
-          throw new IllegalStateException("that workspace is " + (ws.equals(other.workspace()) ? "" : "inside or around ")
-              + "the workspace of instance '" + other.id() + "'; two instances never share one");
-        }
+        requireApart(ws, other.workspace(), other.id());
       }
       Entry e = new Entry(id, ws, Instant.now());
       entries.put(id, e);
@@ -244,6 +253,14 @@ final class InstanceRegistry {
       return new Put(e, true);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** No sharing, no nesting: {@code ws} is neither {@code other}'s workspace nor inside or around it. */
+  private static void requireApart(Path ws, Path other, String otherId) {
+    if (ws.startsWith(other) || other.startsWith(ws)) {
+      throw new IllegalStateException("that workspace is " + (ws.equals(other) ? "" : "inside or around ")
+          + "the workspace of instance '" + otherId + "'; two instances never share one");
     }
   }
 

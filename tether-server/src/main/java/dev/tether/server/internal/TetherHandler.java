@@ -175,7 +175,7 @@ final class TetherHandler extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     try {
-      return route(request, response, callback, false);
+      return route(request, response, callback, null);
     } catch (Throwable e) {
       answers.fail(response, callback, e);
       return true;
@@ -189,14 +189,30 @@ final class TetherHandler extends Handler.Abstract {
    */
   boolean handleAuthenticated(Request request, Response response, Callback callback) {
     try {
-      return route(request, response, callback, true);
+      return route(request, response, callback, RouteTable.Caller.CONSOLE);
     } catch (Throwable e) {
       answers.fail(response, callback, e);
       return true;
     }
   }
 
-  private boolean route(Request request, Response response, Callback callback, boolean authenticated) throws Exception {
+  /**
+   * Handles a request that came in on the owner-only Unix socket a TCP server keeps as well (see
+   * {@link LocalSocketRouter}): the socket's file mode is the access control, as for a server on a
+   * socket alone, so it is the host's request without a bearer check.
+   */
+  boolean handleOwner(Request request, Response response, Callback callback) {
+    try {
+      return route(request, response, callback, RouteTable.Caller.HOST);
+    } catch (Throwable e) {
+      answers.fail(response, callback, e);
+      return true;
+    }
+  }
+
+  /** @param trusted who the listener already knows the caller to be, or null to check the bearer token */
+  private boolean route(Request request, Response response, Callback callback, RouteTable.Caller trusted) throws Exception {
+    boolean authenticated = trusted != null;
     // null: every route (the host token, the Unix socket, the console); else the one instance an
     // instance token opens.
     String scope = null;
@@ -232,7 +248,7 @@ final class TetherHandler extends Handler.Abstract {
     }
     String method = request.getMethod();
     RouteTable.Lookup at = ApiRoutes.TABLE.find(path);
-    RouteTable.Caller caller = authenticated ? RouteTable.Caller.CONSOLE : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
+    RouteTable.Caller caller = authenticated ? trusted : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
     if (!at.permits(caller, method, scope)) {
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
           caller == RouteTable.Caller.CONSOLE ? "the console reads and sends only; tokens are managed with the host token"

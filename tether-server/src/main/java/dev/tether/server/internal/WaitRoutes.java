@@ -192,18 +192,25 @@ final class WaitRoutes {
   private static final java.util.function.UnaryOperator<Frame> STORED_VIEW = f -> f;
 
   /**
-   * The view {@code ?images=} asks for: {@code stored} (the default) as the store keeps frames,
-   * {@code inline} with every blob ref the host can read put inline; null (after a 400) otherwise.
+   * The view {@code ?images=} asks for: {@code sent} (the default) as the sender sent each image
+   * (refs a store made of inline images put back inline), {@code refs} (or {@code stored}) as the
+   * store keeps frames, {@code inline} with every blob ref the host can read put inline; null
+   * (after a 400) otherwise.
    */
   private java.util.function.UnaryOperator<Frame> imagesView(String instance, Fields fields, Response response, Callback callback) {
     String images = fields.getValue("images");
-    if (images != null && !images.equals("inline") && !images.equals("stored")) {
-      send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "images must be 'stored' (default) or 'inline' but was '" + images + "'"));
-      return null;
+    if (images == null || images.equals("sent")) {
+      return f -> RefResolver.asSent(f, registry.find(instance).orElse(null), blobs);
     }
-    return "inline".equals(images)
-        ? f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs)
-        : STORED_VIEW;
+    return switch (images) {
+      case "refs", "stored" -> STORED_VIEW;
+      case "inline" -> f -> RefResolver.inlineOrAsStored(f, registry.find(instance).orElse(null), blobs);
+      default -> {
+        send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT,
+            "images must be 'sent' (default), 'refs' (or 'stored') or 'inline' but was '" + images + "'"));
+        yield null;
+      }
+    };
   }
 
   private void stream(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,

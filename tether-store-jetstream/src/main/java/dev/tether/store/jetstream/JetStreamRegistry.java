@@ -78,9 +78,11 @@ public final class JetStreamRegistry implements AutoCloseable {
   private final ConcurrentHashMap<String, Known> known = new ConcurrentHashMap<>(); // by KV key
   private final AtomicInteger deletes = new AtomicInteger();
   private final NatsKeyValueWatchSubscription watch;
+  private final Duration conflictTimeout;
 
   private JetStreamRegistry(Builder b, KeyValue kv) throws IOException {
     this.nc = b.connection;
+    this.conflictTimeout = b.openTimeout;
     this.kv = kv;
     this.names = new Names(b.subjectPrefix);
     this.maxInstances = b.maxInstances;
@@ -156,13 +158,45 @@ public final class JetStreamRegistry implements AutoCloseable {
           throw unavailable("create instance " + shorten(id), e);
         }
         // It exists (created by any host, now or before): answer what the bucket holds.
-        RegisteredInstance existing = fromBucket(id);
+        RegisteredInstance existing = afterConflict(id);
         if (existing != null) {
           return new Created(existing, false);
         }
         // deleted in between: try again
       } catch (IOException e) {
         throw unavailable("create instance " + shorten(id), e);
+      }
+    }
+  }
+
+  /**
+   * The entry another host made of {@code id} a moment before this host's create: from the bucket,
+   * or, while a forming cluster leaves the look-up unanswered (two hosts registering one id as they
+   * start, on a bucket just made), from the watch, which brings that entry too. Retried until
+   * {@link Builder#openTimeout}; then {@link StoreUnavailableException}.
+   */
+  private RegisteredInstance afterConflict(String id) {
+    long deadline = System.nanoTime() + conflictTimeout.toNanos();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return fromBucket(id);
+      } catch (StoreUnavailableException e) {
+        Known k = known.get(names.registryKey(id));
+        if (k != null && k.instance() != null) {
+          return k.instance(); // the watch saw the other host's create
+        }
+        long pauseMillis = Math.min(1000, 100L << Math.min(attempt, 4));
+        if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis) - deadline > 0) {
+          throw e;
+        }
+        LOG.log(System.Logger.Level.INFO, "instance {0} exists but the registry did not answer its look-up yet; retrying",
+            shorten(id));
+        try {
+          Thread.sleep(pauseMillis);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }

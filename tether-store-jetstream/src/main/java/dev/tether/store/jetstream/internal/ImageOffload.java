@@ -38,6 +38,12 @@ public final class ImageOffload {
   private static final Base64Variant BASE64 =
       Base64Variants.MIME_NO_LINEFEEDS.withReadPadding(Base64Variant.PaddingReadBehaviour.PADDING_ALLOWED);
   private static final byte[] IMAGES_KEY = "\"images\"".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * The field of a ref this class made from an inline image ({@code "offloaded": true}): the
+   * server puts such refs inline again for readers that did not ask for refs. Dropped when the
+   * image is put back inline.
+   */
+  public static final String OFFLOADED = "offloaded";
 
   private ImageOffload() {}
 
@@ -64,6 +70,8 @@ public final class ImageOffload {
       g.writeStringField("media_type", type.mimeType());
       g.writeStringField("blob", key.fileName());
       g.writeNumberField("size", image.data.length);
+      // The sender sent it inline: readers get it back inline unless they ask for refs.
+      g.writeBooleanField(OFFLOADED, true);
       image.writeOthers(g);
       g.writeEndObject();
       return true;
@@ -254,7 +262,7 @@ public final class ImageOffload {
           String name = p.currentName();
           p.nextToken();
           switch (name) {
-            case "media_type", "data", "blob", "size" -> p.skipChildren();
+            case "media_type", "data", "blob", "size", OFFLOADED -> p.skipChildren();
             default -> {
               g.writeFieldName(name);
               g.copyCurrentStructure(p);

@@ -1,15 +1,18 @@
-package dev.tether.cli;
+package dev.tether.server.jetstream;
 
 import dev.tether.server.SharedBlobs;
 import dev.tether.server.SharedRegistry;
+import dev.tether.server.SharedStorage;
 import dev.tether.sessions.BlobKey;
 import dev.tether.store.jetstream.JetStreamRegistry;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import dev.tether.store.jetstream.RegisteredInstance;
+import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -17,14 +20,53 @@ import java.util.Optional;
  * and watermarks ({@link JetStreamRegistry}, a KV bucket) and the blobs (the store's Object Store,
  * where it also offloads images). The server's two SPIs over the two JetStream types; the mapping
  * only, no state of its own.
+ *
+ * <p>An embedder gets every host-sharing feature with one call, the one {@code tether serve --nats}
+ * makes:
+ *
+ * <pre>{@code
+ * TetherServer server = TetherServer.builder()
+ *     .shared(JetStreamShared.on(JetStreamTetherStore.builder().servers("nats://127.0.0.1:4222")))
+ *     .start();
+ * }</pre>
+ *
+ * Thread-safe.
  */
-final class JetStreamShared implements SharedRegistry, SharedBlobs, AutoCloseable {
+public final class JetStreamShared implements SharedRegistry, SharedBlobs, SharedStorage.Opened {
   private final JetStreamRegistry registry;
   private final JetStreamTetherStore store;
 
   private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store) {
     this.registry = registry;
     this.store = store;
+  }
+
+  /**
+   * Storage shared with every server given the same NATS servers. The server connects at its
+   * {@code start()}: it sets the store's {@linkplain JetStreamTetherStore.Builder#retention
+   * retention}, {@linkplain JetStreamTetherStore.Builder#maxViews view cap} and
+   * {@linkplain JetStreamTetherStore.Builder#listener listener} from its own memory budget, deltas
+   * rule and store listener (as it bounds its default store), and keeps the rest of
+   * {@code connection} (servers, credentials, TLS, replicas, timeouts). {@code connection} is used
+   * once; do not change it afterwards.
+   */
+  public static SharedStorage on(JetStreamTetherStore.Builder connection) {
+    Objects.requireNonNull(connection, "connection");
+    return limits -> {
+      JetStreamTetherStore store = connection.retention(limits.retention()).maxViews(limits.maxInstances())
+          .listener(limits.listener()).connect();
+      try {
+        return open(store, limits.maxInstances());
+      } catch (IOException | RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    };
+  }
+
+  /** As {@link #on(JetStreamTetherStore.Builder)} with the store's defaults at {@code servers} ({@code nats://host:4222}). */
+  public static SharedStorage on(String... servers) {
+    return on(JetStreamTetherStore.builder().servers(servers));
   }
 
   /** The registry of {@code store}'s instances (its connection, prefix and replicas). */
@@ -75,6 +117,21 @@ final class JetStreamShared implements SharedRegistry, SharedBlobs, AutoCloseabl
   @Override
   public void put(String instance, String key, byte[] bytes) throws IOException {
     store.putBlob(instance, BlobKey.of(key), bytes);
+  }
+
+  @Override
+  public TetherStore store() {
+    return store;
+  }
+
+  @Override
+  public SharedRegistry registry() {
+    return this;
+  }
+
+  @Override
+  public SharedBlobs blobs() {
+    return this;
   }
 
   @Override
