@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -139,6 +140,23 @@ public final class TetherMcpServer {
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
     return McpServer.async(new SerializingTransportProvider(transport))
+        .serverInfo(SERVER_NAME, version)
+        .instructions(instructions)
+        .jsonMapper(McpJson.SDK_MAPPER)
+        .jsonSchemaValidator(McpJson.SCHEMA_VALIDATOR)
+        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .validateToolInputs(false)
+        .tools(tools)
+        .build();
+  }
+
+  /**
+   * Starts an SDK server with these tools on a Streamable HTTP transport (see
+   * {@link McpHttpEndpoint}, which is the usual way). The transport serializes each stream's
+   * writes itself. Close the returned server to stop.
+   */
+  public McpAsyncServer start(McpStreamableServerTransportProvider transport) {
+    return McpServer.async(transport)
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)

@@ -59,7 +59,8 @@ final class ToolSpecs {
   static AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CompletableFuture<CallToolResult>> body) {
     return AsyncToolSpecification.builder()
         .tool(tool)
-        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body, request.arguments()))
+        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body,
+                InstanceScope.apply(tool, InstanceScope.of(exchange.transportContext()), request.arguments())))
             .publishOn(Schedulers.parallel())
             .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
         .build();
