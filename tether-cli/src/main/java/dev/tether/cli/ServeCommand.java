@@ -166,6 +166,9 @@ final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
+  @picocli.CommandLine.Mixin
+  McpServeOptions mcp = new McpServeOptions();
+
   @Override
   public Integer call() throws Exception {
     logs.install("serve");
@@ -181,6 +184,7 @@ final class ServeCommand implements Callable<Integer> {
     MemoryBudget budget = memoryBudget(heap);
     AgentCommand.requireImagesMode(images);
     TetherServer.Builder builder = serverBuilder(budget);
+    mcp.mount(builder);
     dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.copyOf(instanceNames()));
     dev.tether.micrometer.ServerMeters http = meters == null ? null : meters.serverListener();
     if (http != null) {
@@ -207,10 +211,12 @@ final class ServeCommand implements Callable<Integer> {
       }
       server = builder.start();
     } catch (IllegalArgumentException e) {
+      mcp.close();
       closeQuietly(shared);
       closeQuietly(store);
       throw new UsageException(e.getMessage());
     } catch (IOException e) {
+      mcp.close();
       closeQuietly(shared);
       closeQuietly(store);
       System.err.println("tether serve: " + e.getMessage());
@@ -240,6 +246,7 @@ final class ServeCommand implements Callable<Integer> {
       if (metricsToClose != null) {
         metricsToClose.close();
       }
+      mcp.close();
       server.close();
       closeQuietly(sharedToClose);
       System.err.println("tether serve: stopped (requests finished, store closed)");
@@ -251,6 +258,9 @@ final class ServeCommand implements Callable<Integer> {
         + (nats != null ? " (NATS JetStream at " + String.join(",", nats) + ")"
             : dataDir == null ? " (in-memory store)" : " (journal in " + dataDir + ")"));
     server.consoleUrl().ifPresent(url -> System.err.println("tether serve: console: " + url));
+    if (mcp.mcp) {
+      System.err.println("tether serve: MCP (Streamable HTTP) at " + server.boundAddress() + " path /mcp");
+    }
     if (withAgent) {
       startDemoAgent(server, agentStart);
     }

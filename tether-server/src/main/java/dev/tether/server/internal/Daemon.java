@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -72,7 +73,7 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir) {
+      dev.tether.server.ServerListener listener, Path attachmentsDir, java.util.List<Mount> mounts) {
     this.address = address;
     this.store = store;
     this.validator = validator;
@@ -116,9 +117,18 @@ public final class Daemon implements AutoCloseable {
     this.blobs = blobs;
     this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachmentsDir);
     handler.listener(listener);
+    Handler api = handler;
+    if (!mounts.isEmpty()) {
+      java.util.List<MountRouter.Mount> built = new java.util.ArrayList<>();
+      for (Mount m : mounts) {
+        built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, false)), "the handler mounted at " + m.path())));
+      }
+      api = new MountRouter(handler, built);
+    }
     if (console == null) {
       consoleConnector = null;
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(handler, listener, null)));
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(api, listener, null)));
     } else {
       consoleConnector = new ServerConnector(server, http);
       consoleConnector.setName("console");
@@ -128,7 +138,7 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.addEventListener(heads);
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(handler, consoleConnector, routes),
+      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
           listener, consoleConnector)));
     }
     server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
@@ -197,12 +207,24 @@ public final class Daemon implements AutoCloseable {
    * @param sharedBlobs the blobs shared with other servers, or null
    * @param listener told of answered requests and refused frames
    * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
+   * @param mounts handlers mounted on the API listener behind its authentication (see {@link MountRouter})
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
       Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir) {}
+      dev.tether.server.ServerListener listener, Path attachmentsDir, java.util.List<Mount> mounts) {}
+
+  /**
+   * A handler mounted at {@code path} and below on the API listener, made from an in-process client
+   * of this daemon (see {@link MountRouter} for the checks in front of it).
+   */
+  public record Mount(String path, java.util.function.Function<dev.tether.client.TetherClient, Handler> handler) {
+    public Mount {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(handler, "handler");
+    }
+  }
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -220,7 +242,7 @@ public final class Daemon implements AutoCloseable {
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener(), settings.attachmentsDir());
+        settings.listener(), settings.attachmentsDir(), settings.mounts());
   }
 
   /**
@@ -265,12 +287,12 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        dev.tether.server.ServerListener.NONE, null);
+        dev.tether.server.ServerListener.NONE, null, java.util.List.of());
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir)
+      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir, java.util.List<Mount> mounts)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -281,7 +303,7 @@ public final class Daemon implements AutoCloseable {
       prepareSocketPath(unix.path());
     }
     Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-        attachmentsDir);
+        attachmentsDir, mounts);
     try {
       s.server.start();
     } catch (Exception e) {

@@ -196,27 +196,56 @@ final class TetherHandler extends Handler.Abstract {
     }
   }
 
-  private boolean route(Request request, Response response, Callback callback, boolean authenticated) throws Exception {
-    // null: every route (the host token, the Unix socket, the console); else the one instance an
-    // instance token opens.
-    String scope = null;
-    String grantId = null; // the id of the instance token that let this request in, if one did
-    if (!authenticated && auth != null) {
+  /**
+   * Who sent a request on the API listener.
+   *
+   * @param scope null: every route (the host token, the Unix socket, the console); else the one
+   *     instance an instance token opens
+   * @param grantId the id of the instance token that let the request in, if one did
+   */
+  record Caller(String scope, String grantId) {
+    static final Caller HOST = new Caller(null, null);
+  }
+
+  /**
+   * The caller of {@code request} by its bearer token (every caller on a Unix socket), or empty
+   * after answering 401 (a missing or unknown token) or 503 (shutting down).
+   */
+  java.util.Optional<Caller> authenticate(Request request, Response response, Callback callback) {
+    Caller caller = Caller.HOST;
+    if (auth != null) {
       String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
       if (!auth.accepts(header)) {
         String presented = BearerAuth.bearer(header);
         java.util.Optional<InstanceTokens.Grant> grant = presented == null ? java.util.Optional.empty() : tokens.find(presented);
         if (grant.isEmpty()) {
           response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-          return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+          send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+          return java.util.Optional.empty();
         }
-        scope = grant.get().instance();
-        grantId = grant.get().id();
+        caller = new Caller(grant.get().instance(), grant.get().id());
       }
     }
     if (shuttingDown) {
+      send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(caller);
+  }
+
+  private boolean route(Request request, Response response, Callback callback, boolean authenticated) throws Exception {
+    Caller who = Caller.HOST;
+    if (!authenticated) {
+      java.util.Optional<Caller> found = authenticate(request, response, callback);
+      if (found.isEmpty()) {
+        return true;
+      }
+      who = found.get();
+    } else if (shuttingDown) {
       return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
+    String scope = who.scope();
+    String grantId = who.grantId();
     String rawPath = request.getHttpURI().getPath();
     if (request.getHttpURI().getParam() != null || (rawPath != null && rawPath.indexOf(';') >= 0)) {
       // Path parameters (/v1/instances/x;y) would be dropped from the decoded path: never guess.
