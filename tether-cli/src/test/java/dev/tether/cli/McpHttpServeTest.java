@@ -120,11 +120,7 @@ class McpHttpServeTest {
 
   @Test
   void instanceToken_reachesItsOwnInstanceOnly() throws Exception {
-    HttpResponse<String> minted = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/tokens"))
-        .header("Authorization", "Bearer " + hostToken).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"instance\":\"vm1\"}")).build(), HttpResponse.BodyHandlers.ofString());
-    assertEquals(201, minted.statusCode(), minted.body());
-    String vmToken = JSON.readTree(minted.body()).get("token").asText();
+    String vmToken = mint("vm1");
     try (McpSyncClient client = client(base + "/mcp", vmToken)) {
       CallToolResult other = client.callTool(CallToolRequest.builder("tether_send")
           .arguments(Map.of("instance", "default", "text", "not yours")).build());
@@ -167,6 +163,50 @@ class McpHttpServeTest {
       assertTrue(r.headers().toLowerCase().contains("mcp-session-id"), r.headers());
       assertTrue(r.body().contains("\"serverInfo\"") && r.body().contains("\"tether\""), r.body());
     }
+  }
+
+  @Test
+  void typescriptSdkClient_overStreamableHttp_onServeAndOnTheStandaloneServer() throws Exception {
+    Path node = Path.of("..", "tether-mcp", "src", "test", "node");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(node.resolve("node_modules/@modelcontextprotocol/sdk")),
+        "the TypeScript MCP SDK is not installed in " + node.toAbsolutePath()
+            + "/node_modules; .ci/run installs it (bash tether-mcp/src/test/node/install.sh)");
+    String vm1Token = mint("vm1");
+    runNode(node, base + "/mcp", hostToken, vm1Token);
+    runNode(node, mcpUrl, mcpToken, null);
+  }
+
+  private static void runNode(Path dir, String url, String token, String scopedToken) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("node", "e2e-http.mjs").directory(dir.toFile()).redirectErrorStream(true);
+    pb.environment().put("TETHER_MCP_URL", url);
+    pb.environment().put("TETHER_MCP_TOKEN", token);
+    pb.environment().put("TETHER_MCP_INSTANCE", "default");
+    if (scopedToken != null) {
+      pb.environment().put("TETHER_MCP_SCOPED_TOKEN", scopedToken);
+    }
+    Process p = pb.start();
+    java.util.concurrent.CompletableFuture<String> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        return "(unreadable: " + e + ")";
+      }
+    });
+    if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("e2e-http.mjs did not finish within 120 s: " + out.getNow("(no output)"));
+    }
+    String log = out.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(0, p.exitValue(), "e2e-http.mjs against " + url + " failed:\n" + log);
+    assertTrue(log.contains("tether MCP HTTP e2e: OK"), log);
+  }
+
+  private String mint(String instance) throws Exception {
+    HttpResponse<String> minted = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/tokens"))
+        .header("Authorization", "Bearer " + hostToken).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"instance\":\"" + instance + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(201, minted.statusCode(), minted.body());
+    return JSON.readTree(minted.body()).get("token").asText();
   }
 
   private static void assertSendAndRead(McpSyncClient client, String instance) throws Exception {
