@@ -51,6 +51,27 @@ async function main() {
   const body = json(read);
   assert.equal(body.frames.length, 1, JSON.stringify(body));
   assert.match(body.frames[0].payload.text, /You said: hello from node/);
+  // tether_send_stream: presence and deltas as progress notifications, in order, before the result.
+  if (names.includes("tether_send_stream")) {
+    const events = [];
+    let resultSeen = false;
+    const streamed = await client.callTool({ name: "tether_send_stream", arguments: {
+      instance, session_id: `${session}-stream`, text: "draw a bar chart of 3 5 2",
+    } }, undefined, { timeout: 60_000, onprogress: (p) => {
+      assert.ok(!resultSeen, "no notification after the result");
+      events.push({ progress: p.progress, ...JSON.parse(p.message) });
+    } });
+    resultSeen = true;
+    assert.ok(!streamed.isError, JSON.stringify(streamed));
+    const answer = json(streamed);
+    assert.equal(answer.frames[0].type, "assistant.done");
+    assert.ok(streamed.content.some((c) => c.type === "image" && c.mimeType === "image/png"), "the chart is an image item");
+    assert.ok(events.length >= 2, JSON.stringify(events));
+    assert.deepEqual([events[0].type, events[0].state], ["status.presence", "thinking"], JSON.stringify(events));
+    events.forEach((e, i) => i === 0 || assert.ok(e.progress > events[i - 1].progress, "progress grows in arrival order"));
+    const text = events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
+    assert.equal(text, answer.frames[0].payload.text, "the deltas, in arrival order, are the answer");
+  }
   await client.close();
 
   // A wrong token never gets a session.
@@ -63,7 +84,7 @@ async function main() {
     assert.equal(json(other).error.code, "PERMISSION_DENIED");
     await guest.close();
   }
-  console.log(`tether MCP HTTP e2e: OK (${url}: tools listed, answer read, wrong token refused${scoped ? ", instance token held to its instance" : ""})`);
+  console.log(`tether MCP HTTP e2e: OK (${url}: tools listed, answer read, answer streamed, wrong token refused${scoped ? ", instance token held to its instance" : ""})`);
 }
 
 main().catch((e) => {

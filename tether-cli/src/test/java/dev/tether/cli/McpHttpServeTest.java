@@ -15,6 +15,8 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
+import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.net.URI;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,7 +50,15 @@ class McpHttpServeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  // A new client per request: serve closes a connection idle past its 10 s header timeout, and a
+  // pooled one reused after that fails with "header parser received no bytes".
+  private final Fresh http = new Fresh();
+
+  private static final class Fresh {
+    <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) throws Exception {
+      return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build().send(request, body);
+    }
+  }
   private ChildJvm serve;
   private ChildJvm standalone;
   private String base;
@@ -82,11 +93,15 @@ class McpHttpServeTest {
 
   /** The MCP Java SDK's Streamable HTTP client of {@code url}, sending {@code token}. */
   static McpSyncClient client(String url, String token) {
+    return client(url, token, n -> {});
+  }
+
+  static McpSyncClient client(String url, String token, java.util.function.Consumer<ProgressNotification> progress) {
     URI uri = URI.create(url);
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(uri.resolve("/").toString())
         .endpoint(uri.getPath()).jsonMapper(TetherMcpServer.jsonMapper())
         .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token)).build();
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).build();
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).progressConsumer(progress).build();
     client.initialize();
     return client;
   }
@@ -162,6 +177,58 @@ class McpHttpServeTest {
       assertEquals(200, r.status(), r.headers() + r.body());
       assertTrue(r.headers().toLowerCase().contains("mcp-session-id"), r.headers());
       assertTrue(r.body().contains("\"serverInfo\"") && r.body().contains("\"tether\""), r.body());
+    }
+  }
+
+  @Test
+  void sendStream_onServeWithAgent_reportsPresenceAndDeltasInOrderBeforeTheChartResult() throws Exception {
+    for (String[] endpoint : List.of(new String[] {base + "/mcp", hostToken}, new String[] {mcpUrl, mcpToken})) {
+      List<ProgressNotification> notes = new CopyOnWriteArrayList<>();
+      try (McpSyncClient client = client(endpoint[0], endpoint[1], notes::add)) {
+        CallToolResult result = client.callTool(CallToolRequest.builder("tether_send_stream").progressToken("p-1")
+            .arguments(Map.of("instance", "default", "session_id", "stream-" + System.nanoTime(),
+                "text", "draw a bar chart of 3 5 2")).build());
+        // The Java SDK's client hands notifications to consumers concurrently, so they may be seen
+        // out of order here; the server numbers them (progress), and the TypeScript client's test
+        // checks the order in which they arrive.
+        List<ProgressNotification> sorted = notes.stream()
+            .sorted(java.util.Comparator.comparingDouble(ProgressNotification::progress)).toList();
+        List<JsonNode> events = new java.util.ArrayList<>();
+        for (ProgressNotification n : sorted) {
+          assertEquals("p-1", n.progressToken());
+          events.add(JSON.readTree(n.message()));
+        }
+        assertFalse(result.isError(), text(result));
+        JsonNode body = JSON.readTree(text(result));
+        JsonNode done = body.get("frames").get(0);
+        assertEquals("assistant.done", done.get("type").asText(), text(result));
+        assertEquals(body.get("msg_id").asText(), done.get("msg_id").asText());
+        assertTrue(result.content().stream().anyMatch(c -> c instanceof ImageContent i && i.mimeType().equals("image/png")),
+            "the chart is an image item");
+        assertFalse(events.isEmpty(), "progress notifications arrived before the result");
+        assertEquals("status.presence", events.get(0).get("type").asText(), events.toString());
+        assertEquals("thinking", events.get(0).get("state").asText(), events.toString());
+        StringBuilder deltas = new StringBuilder();
+        events.stream().filter(e -> e.get("type").asText().equals("assistant.delta")).forEach(e -> deltas.append(e.get("text").asText()));
+        assertEquals(done.get("payload").get("text").asText(), deltas.toString(), "the deltas, joined, are the answer");
+        for (int i = 1; i < sorted.size(); i++) {
+          assertTrue(sorted.get(i).progress() > sorted.get(i - 1).progress(), "no two notifications share a progress value");
+        }
+      }
+    }
+  }
+
+  @Test
+  void sendStream_deadline_answersTimedOutWithTheCursor() throws Exception {
+    try (McpSyncClient client = client(base + "/mcp", hostToken)) {
+      CallToolResult result = client.callTool(CallToolRequest.builder("tether_send_stream")
+          .arguments(Map.of("instance", "vm1", "text", "nobody answers vm1", "wait_ms", 300)).build());
+      assertFalse(result.isError(), text(result));
+      JsonNode body = JSON.readTree(text(result));
+      assertTrue(body.get("timed_out").asBoolean(), text(result));
+      assertEquals(0, body.get("frames").size());
+      assertTrue(body.get("msg_id").asText().startsWith("host-"), text(result));
+      assertTrue(body.get("next_seq").asLong() >= 1, text(result));
     }
   }
 

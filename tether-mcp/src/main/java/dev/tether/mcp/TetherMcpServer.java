@@ -19,8 +19,9 @@ import java.util.concurrent.Executor;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send} and
- * {@code tether_read} over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
+ * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send},
+ * {@code tether_read} and {@code tether_send_stream} (progress notifications while the agent
+ * answers) over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
  * when {@link Builder#media media} or {@link Builder#channelMedia channelMedia} is configured and {@code list_attachments} /
  * {@code read_attachment} / {@code view_attachment} when {@link Builder#attachments attachments}
  * is (from a local catalog, or from a host's session attachments through its client).
@@ -61,6 +62,8 @@ public final class TetherMcpServer {
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
     ReadTool read = new ReadTool(b.client);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(ReadTool.NAME), read::call));
+    SendStreamTool stream = new SendStreamTool(b.client, send);
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(SendStreamTool.NAME), (ToolSpecs.ExchangeBody) stream::call));
     if (b.mediaRegistry != null) {
       MediaRegistry registry = b.mediaRegistry;
       MediaFetcher fetcher = b.mediaFetcher;
