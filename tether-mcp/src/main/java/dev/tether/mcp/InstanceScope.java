@@ -2,6 +2,7 @@ package dev.tether.mcp;
 
 import dev.tether.api.ErrorCode;
 import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,8 +24,9 @@ final class InstanceScope {
 
   private InstanceScope() {}
 
-  /** The scope of the call, or null when the caller may name any instance. */
-  static String of(McpTransportContext context) {
+  /** The scope of a call on {@code exchange} (null: a direct call), or null when the caller may name any instance. */
+  static String of(McpAsyncServerExchange exchange) {
+    McpTransportContext context = exchange == null ? null : exchange.transportContext();
     return context == null ? null : context.get(KEY) instanceof String s ? s : null;
   }
 

@@ -61,7 +61,7 @@ final class ToolSpecs {
     return AsyncToolSpecification.builder()
         .tool(tool)
         .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body,
-                InstanceScope.apply(tool, InstanceScope.of(exchange.transportContext()), request.arguments())))
+                InstanceScope.apply(tool, InstanceScope.of(exchange), request.arguments())))
             .publishOn(Schedulers.parallel())
             .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
         .build();
@@ -79,7 +79,7 @@ final class ToolSpecs {
         .tool(tool)
         .callHandler((exchange, request) -> Mono.fromFuture(() -> start(
                 args -> body.call(exchange, request.meta() == null ? null : request.meta().get("progressToken"), args),
-                InstanceScope.apply(tool, InstanceScope.of(exchange.transportContext()), request.arguments())))
+                InstanceScope.apply(tool, InstanceScope.of(exchange), request.arguments())))
             .publishOn(Schedulers.parallel())
             .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
         .build();
