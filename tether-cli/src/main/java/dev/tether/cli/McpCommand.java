@@ -39,9 +39,10 @@ final class McpCommand implements Callable<Integer> {
           + " or with --no-vision refuses with VISION_UNSUPPORTED. Default: ${DEFAULT-VALUE}.")
   boolean vision = true;
 
-  @Option(names = "--media-instance", paramLabel = "NAME", defaultValue = "default",
-      description = "The instance whose announced media list_media shows and fetch_media asks its channel bridge"
-          + " (tether telegram) for. Default: ${DEFAULT-VALUE}.")
+  @Option(names = {"--instance", "--media-instance"}, paramLabel = "NAME", defaultValue = "default",
+      description = "The instance of the attachment tools when a call names none, and whose announced media list_media"
+          + " shows and fetch_media asks its channel bridge (tether telegram) for. --media-instance is its old,"
+          + " deprecated name. Default: ${DEFAULT-VALUE}.")
   String mediaInstance = "default";
 
   @Option(names = "--http", paramLabel = "HOST:PORT",
@@ -80,7 +81,7 @@ final class McpCommand implements Callable<Integer> {
     }
     try (HttpTetherClient client = hostOptions.connect(address, "blob".equals(images))) {
       TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
-          .attachments(client).visionCapable(vision)
+          .attachments(client).defaultInstance(mediaInstance).visionCapable(vision)
           .channelMedia(ChannelMediaClient.of(client, mediaInstance)).build();
       if (httpAddress == null) {
         System.err.println("tether mcp: serving MCP on stdio for the host at " + address);

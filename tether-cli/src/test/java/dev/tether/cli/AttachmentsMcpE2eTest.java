@@ -79,6 +79,20 @@ class AttachmentsMcpE2eTest {
       }
       try (McpSdkChild blind = McpSdkChild.start(dir, "--host", "unix:" + socket, "--no-vision")) {
         assertError("VISION_UNSUPPORTED", blind.call("view_attachment", with(s1, "filename", "shot.png")));
+        // No --instance: its default ('default') is not registered on this host.
+        assertError("INSTANCE_NOT_FOUND", blind.call("list_attachments", Map.of()));
+      }
+      // As the attachment spec shows the tools: no instance (tether mcp --instance), no session (default).
+      try (HttpTetherClient host = HttpTetherClient.builder(HostAddress.parse("unix:" + socket)).build()) {
+        host.putAttachment("vm", SessionKey.host("default"), "notes.txt", "text/plain", "spec".getBytes(StandardCharsets.UTF_8))
+            .get(30, TimeUnit.SECONDS);
+      }
+      try (McpSdkChild spec = McpSdkChild.start(dir, "--host", "unix:" + socket, "--instance", "vm")) {
+        CallToolResult bare = spec.call("list_attachments", Map.of());
+        assertFalse(bare.isError(), bare.toString());
+        assertEquals("- notes.txt (4 bytes, text/plain)", McpSdkChild.text(bare));
+        assertEquals("spec", McpSdkChild.text(spec.call("read_attachment", Map.of("filename", "notes.txt"))));
+        assertEquals("- hello.py", McpSdkChild.text(spec.call("list_attachments", Map.of("session_id", "s1"))).split(" \\(")[0]);
       }
     }
   }

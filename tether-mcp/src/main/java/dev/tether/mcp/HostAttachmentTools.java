@@ -15,6 +15,7 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,16 +42,39 @@ final class HostAttachmentTools {
   private final AttachmentClient client;
   private final Limits limits;
   private final boolean visionCapable;
+  private final String defaultInstance; // null: every call names its instance
 
   HostAttachmentTools(AttachmentClient client, Limits limits, boolean visionCapable) {
+    this(client, limits, visionCapable, null);
+  }
+
+  /** @param defaultInstance the instance of a call that names none, or null to require one */
+  HostAttachmentTools(AttachmentClient client, Limits limits, boolean visionCapable, String defaultInstance) {
     this.client = Objects.requireNonNull(client, "client");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.visionCapable = visionCapable;
+    this.defaultInstance = defaultInstance;
+  }
+
+  /** The call's {@code instance}, else the default one; refused when neither is there. */
+  private String instance(String tool, Args args) {
+    Optional<String> named = args.optString("instance");
+    if (named.isPresent()) {
+      if (named.get().isBlank()) {
+        throw ToolError.invalidArguments(tool + ": instance must not be empty");
+      }
+      return named.get();
+    }
+    if (defaultInstance == null) {
+      throw ToolError.invalidArguments(tool + " needs instance (a string): this server has no default instance"
+          + " (start tether mcp with --instance NAME to set one)");
+    }
+    return defaultInstance;
   }
 
   CompletableFuture<CallToolResult> list(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.LIST_ATTACHMENTS, arguments, SESSION_ARGS);
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.LIST_ATTACHMENTS, args);
     SessionKey session = session(MediaTools.LIST_ATTACHMENTS, args);
     return client.attachments(instance, session).thenApply(all -> {
       if (all.isEmpty()) {
@@ -66,7 +90,7 @@ final class HostAttachmentTools {
 
   CompletableFuture<CallToolResult> read(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.READ_ATTACHMENT, arguments, with("filename", "offset", "limit"));
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.READ_ATTACHMENT, args);
     SessionKey session = session(MediaTools.READ_ATTACHMENT, args);
     String fileName = args.requireNonBlank("filename");
     long offset = args.optLong("offset", 0, Long.MAX_VALUE).orElse(0L);
@@ -77,7 +101,7 @@ final class HostAttachmentTools {
 
   CompletableFuture<CallToolResult> view(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.VIEW_ATTACHMENT, arguments, with("filename"));
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.VIEW_ATTACHMENT, args);
     SessionKey session = session(MediaTools.VIEW_ATTACHMENT, args);
     String fileName = args.requireNonBlank("filename");
     return find(instance, session, fileName).thenCompose(a -> {

@@ -71,7 +71,8 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.FETCH_MEDIA), args -> MediaTools.fetchMedia(fetcher, args)));
     }
     if (b.hostAttachments != null) {
-      HostAttachmentTools host = new HostAttachmentTools(b.hostAttachments, b.validator.limits(), b.visionCapable);
+      HostAttachmentTools host = new HostAttachmentTools(b.hostAttachments, b.validator.limits(), b.visionCapable,
+          b.defaultInstance);
       String dir = HostAttachmentTools.RESOURCES;
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.LIST_ATTACHMENTS + ".json", MediaTools.LIST_ATTACHMENTS), host::list));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.READ_ATTACHMENT + ".json", MediaTools.READ_ATTACHMENT), host::read));
@@ -181,6 +182,7 @@ public final class TetherMcpServer {
     private dev.tether.client.AttachmentClient hostAttachments;
     private ChannelMediaClient channelMedia;
     private boolean visionCapable = true;
+    private String defaultInstance;
     private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
         + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
         + " (after_seq = ingress_seq, then next_seq) until an assistant.done frame arrives.";
@@ -245,6 +247,20 @@ public final class TetherMcpServer {
         throw new IllegalStateException("attachments are already served from a catalog; set a catalog or a host, not both");
       }
       this.hostAttachments = client;
+      return this;
+    }
+
+    /**
+     * The instance the host attachment tools ({@link #attachments(dev.tether.client.AttachmentClient)})
+     * use when a call names none, as the attachment spec's signatures have no instance. Default:
+     * none, a call must name its instance.
+     */
+    public Builder defaultInstance(String instance) {
+      Objects.requireNonNull(instance, "instance");
+      if (instance.isBlank()) {
+        throw new IllegalArgumentException("defaultInstance must not be blank but was '" + instance + "'");
+      }
+      this.defaultInstance = instance;
       return this;
     }
 
