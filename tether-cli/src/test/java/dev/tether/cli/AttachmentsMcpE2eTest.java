@@ -93,6 +93,13 @@ class AttachmentsMcpE2eTest {
         assertEquals("- notes.txt (4 bytes, text/plain)", McpSdkChild.text(bare));
         assertEquals("spec", McpSdkChild.text(spec.call("read_attachment", Map.of("filename", "notes.txt"))));
         assertEquals("- hello.py", McpSdkChild.text(spec.call("list_attachments", Map.of("session_id", "s1"))).split(" \\(")[0]);
+        assertEquals("notes.txt:1: spec\n1 matching line in 1 file (of 1 searched)",
+            McpSdkChild.text(spec.call("grep_attachment", Map.of("pattern", "sp.c"))));
+        String grep = McpSdkChild.text(spec.call("grep_attachment", Map.of("session_id", "s1", "pattern", "(?i)HELLO")));
+        assertEquals("hello.py:1: def hello():\n1 matching line in 1 file (of 3 searched);"
+            + " skipped shot.png (binary), liar.png (binary)", grep); // line 2 says h\u00e9llo
+        assertError("INVALID_ARGUMENT", spec.call("grep_attachment", Map.of("pattern", "(unclosed")));
+        assertError("UNKNOWN_ATTACHMENT", spec.call("grep_attachment", Map.of("pattern", "x", "filename", "nope.txt")));
       }
     }
   }

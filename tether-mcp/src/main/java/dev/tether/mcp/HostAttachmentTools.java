@@ -39,6 +39,11 @@ final class HostAttachmentTools {
   static final int MAX_READ_CHARS = 50_000;
   private static final Set<String> SESSION_ARGS = Set.of("instance", "session_id", "channel");
 
+  static final int DEFAULT_GREP_MATCHES = 50;
+  static final int MAX_GREP_MATCHES = 500;
+  /** The time one grep_attachment call may spend matching, across all its files. */
+  static final long GREP_BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
   private final AttachmentClient client;
   private final Limits limits;
   private final boolean visionCapable;
@@ -113,6 +118,39 @@ final class HostAttachmentTools {
             ImageContent.builder(image.data(), image.mediaType().mimeType()).build());
         return CallToolResult.builder().content(content).isError(false).build();
       });
+    });
+  }
+
+  /**
+   * {@code grep_attachment}: a regular expression over the lines of the session's text attachments
+   * (or the one named), bounded in matches and time (see {@link AttachmentGrep}); the files are
+   * fetched concurrently and searched off the transport's threads.
+   */
+  CompletableFuture<CallToolResult> grep(Map<String, Object> arguments) {
+    String tool = MediaTools.GREP_ATTACHMENT;
+    Args args = Args.of(tool, arguments, with("pattern", "filename", "max_matches"));
+    String instance = instance(tool, args);
+    SessionKey session = session(tool, args);
+    java.util.regex.Pattern pattern = AttachmentGrep.compile(tool, args.requireString("pattern"));
+    int maxMatches = (int) (long) args.optLong("max_matches", 1, MAX_GREP_MATCHES).orElse((long) DEFAULT_GREP_MATCHES);
+    Optional<String> only = args.optString("filename");
+    return client.attachments(instance, session).thenCompose(all -> {
+      List<AttachmentInfo> chosen = only.isEmpty() ? all : all.stream().filter(a -> a.name().equals(only.get())).toList();
+      if (only.isPresent() && chosen.isEmpty()) {
+        throw ToolError.of(dev.tether.api.ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
+            + "' has no attachment named '" + excerpt(only.get()) + "'; use list_attachments to see the names");
+      }
+      List<CompletableFuture<AttachmentGrep.File>> files = new java.util.ArrayList<>();
+      for (AttachmentInfo a : chosen) {
+        files.add(a.size() > AttachmentGrep.MAX_FILE_BYTES
+            ? CompletableFuture.completedFuture(new AttachmentGrep.File(a.name(), null))
+            : client.attachment(instance, session, a.name()).thenApply(bytes -> new AttachmentGrep.File(a.name(), bytes)));
+      }
+      return CompletableFuture.allOf(files.toArray(CompletableFuture[]::new)).thenApplyAsync(v -> {
+        List<AttachmentGrep.File> fetched = files.stream().map(CompletableFuture::join).toList();
+        String report = new AttachmentGrep(pattern, maxMatches, GREP_BUDGET_NANOS, System::nanoTime).search(fetched);
+        return text(report);
+      }, task -> reactor.core.scheduler.Schedulers.boundedElastic().schedule(task));
     });
   }
 

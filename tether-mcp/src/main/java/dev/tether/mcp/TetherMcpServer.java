@@ -77,6 +77,7 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.LIST_ATTACHMENTS + ".json", MediaTools.LIST_ATTACHMENTS), host::list));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.READ_ATTACHMENT + ".json", MediaTools.READ_ATTACHMENT), host::read));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.VIEW_ATTACHMENT + ".json", MediaTools.VIEW_ATTACHMENT), host::view));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.GREP_ATTACHMENT + ".json", MediaTools.GREP_ATTACHMENT), host::grep));
     }
     if (b.channelMedia != null) {
       ChannelMediaClient media = b.channelMedia;
