@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -52,6 +53,7 @@ public final class TetherMcpServer {
   private final String instructions;
   private final List<AsyncToolSpecification> tools;
   private final int maxLineChars;
+  private final InFlightCalls inFlight = new InFlightCalls();
 
   private TetherMcpServer(Builder b) {
     this.version = b.version;
@@ -97,7 +99,21 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.VIEW_ATTACHMENT),
           args -> MediaTools.viewAttachment(catalog, vision, io, args)));
     }
-    this.tools = List.copyOf(specs);
+    List<AsyncToolSpecification> counted = new ArrayList<>(specs.size());
+    for (AsyncToolSpecification spec : specs) {
+      counted.add(AsyncToolSpecification.builder().tool(spec.tool())
+          .callHandler((exchange, request) -> Mono.defer(() -> {
+            inFlight.begin();
+            return spec.callHandler().apply(exchange, request).doFinally(signal -> inFlight.end());
+          }))
+          .build());
+    }
+    this.tools = List.copyOf(counted);
+  }
+
+  /** The tool calls in progress (see {@link StdioServer}'s drain on end of input). */
+  InFlightCalls inFlight() {
+    return inFlight;
   }
 
   /**
