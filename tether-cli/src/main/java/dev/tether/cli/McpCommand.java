@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * ({@link HttpTetherClient}). Stdout carries only JSON-RPC; everything else goes to stderr.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-    description = {"Run the MCP server for a tether host: on stdio, or over Streamable HTTP with --http.",
+    description = {"Run the MCP server for a tether host, on stdio or HTTP.",
         "Tools: tether_send, tether_read; list_media, fetch_media (media a chat bridge announced); list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
         "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
