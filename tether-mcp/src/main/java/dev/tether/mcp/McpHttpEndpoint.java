@@ -28,7 +28,7 @@ import org.eclipse.jetty.server.Handler;
  * {@code Last-Event-ID} as far as the SDK replays). Authentication is the host's: whoever mounts
  * the handler checks the bearer token first, and, when the token opens one instance only, sets
  * that instance id as the request attribute named by {@link Builder#scopeAttribute}. The endpoint
- * then holds every tool call of that request to that instance (see {@link InstanceScope}),
+ * then holds every tool call of that request to that instance,
  * per request, so a session opened with one token and used with another is judged by the other.
  * Requests from a browser page of another origin are refused (403, see {@link Builder#allowedOrigins}).
  * Request bodies are bounded by the largest JSON-RPC message a frame within the limits needs.
