@@ -15,6 +15,10 @@ module dev.tether.mcp {
   requires org.reactivestreams;
   requires com.fasterxml.jackson.core;
   requires com.fasterxml.jackson.databind;
+  // MCP over HTTP: the SDK's servlet transport in Jetty's ee10 servlet container (McpHttpEndpoint.handler()).
+  requires transitive org.eclipse.jetty.server;
+  requires org.eclipse.jetty.ee10.servlet;
+  requires jakarta.servlet;
 
   exports dev.tether.mcp;
 }

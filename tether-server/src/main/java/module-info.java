@@ -12,7 +12,7 @@ module dev.tether.server {
   requires dev.tether.sessions;
   requires dev.tether.media;
   requires com.fasterxml.jackson.databind;
-  requires org.eclipse.jetty.server;
+  requires transitive org.eclipse.jetty.server; // TetherServer.Builder.mount takes a Jetty Handler
   requires org.eclipse.jetty.unixdomain.server;
 
   exports dev.tether.server;

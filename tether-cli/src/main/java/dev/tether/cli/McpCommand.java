@@ -2,7 +2,14 @@ package dev.tether.cli;
 
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.HostAddress;
+import dev.tether.mcp.McpHttpServer;
 import dev.tether.mcp.StdioServer;
+import dev.tether.client.TokenFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import dev.tether.mcp.ChannelMediaClient;
 import dev.tether.mcp.TetherMcpServer;
 import java.util.concurrent.Callable;
@@ -15,7 +22,7 @@ import picocli.CommandLine.Option;
  * ({@link HttpTetherClient}). Stdout carries only JSON-RPC; everything else goes to stderr.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
-    description = {"Run the MCP stdio server for a tether host.",
+    description = {"Run the MCP server for a tether host, on stdio or HTTP.",
         "Tools: tether_send, tether_read; list_media, fetch_media (media a chat bridge announced); list_attachments, read_attachment, view_attachment (a session's attachments on the host).",
         "Register it in Claude Code: claude mcp add tether -- /path/to/tether-cli/target/tether mcp --host unix:/path/to/tether.sock"})
 final class McpCommand implements Callable<Integer> {
@@ -32,10 +39,28 @@ final class McpCommand implements Callable<Integer> {
           + " or with --no-vision refuses with VISION_UNSUPPORTED. Default: ${DEFAULT-VALUE}.")
   boolean vision = true;
 
-  @Option(names = "--media-instance", paramLabel = "NAME", defaultValue = "default",
-      description = "The instance whose announced media list_media shows and fetch_media asks its channel bridge"
-          + " (tether telegram) for. Default: ${DEFAULT-VALUE}.")
+  @Option(names = {"--instance", "--media-instance"}, paramLabel = "NAME", defaultValue = "default",
+      description = "The instance of the attachment tools when a call names none, and whose announced media list_media"
+          + " shows and fetch_media asks its channel bridge (tether telegram) for. --media-instance is its old,"
+          + " deprecated name. Default: ${DEFAULT-VALUE}.")
   String mediaInstance = "default";
+
+  @Option(names = "--http", paramLabel = "HOST:PORT",
+      description = {"Serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (loopback only; port 0:"
+          + " any free port, printed on stderr). Every request needs the bearer token of --http-token-file."})
+  String http;
+
+  @Option(names = "--http-token-file", paramLabel = "FILE",
+      description = "Bearer token that HTTP MCP clients must send; created (0600) with a random token when missing."
+          + " Default: ~/.tether/mcp-http.token.")
+  Path httpTokenFile;
+
+  @Option(names = "--allow-origin", paramLabel = "ORIGIN",
+      description = "With --http: a browser origin whose pages may call /mcp (repeatable). Default: none.")
+  List<String> allowedOrigins = new ArrayList<>();
+
+  @Option(names = "--allow-non-loopback", description = "With --http: allow an address that is not loopback (no TLS).")
+  boolean allowNonLoopback;
 
   @Override
   public Integer call() throws Exception {
@@ -50,13 +75,45 @@ final class McpCommand implements Callable<Integer> {
     if (!"inline".equals(images) && !"blob".equals(images)) {
       throw new UsageException("--images must be inline or blob but was '" + images + "'");
     }
-    try (HttpTetherClient client = hostOptions.connect(address, "blob".equals(images))) {
-      System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
-      TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
-          .attachments(client).visionCapable(vision)
-          .channelMedia(ChannelMediaClient.of(client, mediaInstance)).build();
-      StdioServer.run(tools);
+    HostAddress.Tcp httpAddress = http == null ? null : ServeCommand.parseTcp("--http", http);
+    if (http == null && (!allowedOrigins.isEmpty() || httpTokenFile != null || allowNonLoopback)) {
+      throw new UsageException("--allow-origin, --http-token-file and --allow-non-loopback need --http");
     }
+    try (HttpTetherClient client = hostOptions.connect(address, "blob".equals(images))) {
+      TetherMcpServer tools = TetherMcpServer.builder(client).version(Main.Version.projectVersion())
+          .attachments(client).defaultInstance(mediaInstance).visionCapable(vision)
+          .channelMedia(ChannelMediaClient.of(client, mediaInstance)).build();
+      if (httpAddress == null) {
+        System.err.println("tether mcp: serving MCP on stdio for the host at " + address);
+        StdioServer.run(tools);
+      } else {
+        return serveHttp(tools, httpAddress, address);
+      }
+    }
+    return 0;
+  }
+
+  /** Serves {@code tools} over Streamable HTTP until the process is told to stop. */
+  private int serveHttp(TetherMcpServer tools, HostAddress.Tcp at, HostAddress host) throws Exception {
+    Path tokenPath = httpTokenFile != null ? httpTokenFile : Connections.home().resolve(".tether").resolve("mcp-http.token");
+    String token = TokenFile.loadOrCreate(tokenPath);
+    McpHttpServer server;
+    try {
+      server = McpHttpServer.start(tools, at, token, allowedOrigins, allowNonLoopback);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--http: " + e.getMessage());
+    } catch (IOException e) {
+      System.err.println("tether mcp: --http: " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "tether-mcp-shutdown"));
+    System.err.println("tether mcp: serving MCP (Streamable HTTP) at " + server.url() + " for the host at " + host
+        + "; token in " + tokenPath);
+    stopped.await();
     return 0;
   }
 }

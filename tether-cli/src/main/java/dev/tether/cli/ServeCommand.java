@@ -169,6 +169,9 @@ final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
+  @picocli.CommandLine.Mixin
+  McpServeOptions mcp = new McpServeOptions();
+
   @Override
   public Integer call() throws Exception {
     logs.install("serve");
@@ -184,6 +187,7 @@ final class ServeCommand implements Callable<Integer> {
     MemoryBudget budget = memoryBudget(heap);
     AgentCommand.requireImagesMode(images);
     TetherServer.Builder builder = serverBuilder(budget);
+    mcp.mount(builder);
     dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.copyOf(instanceNames()));
     dev.tether.micrometer.ServerMeters http = meters == null ? null : meters.serverListener();
     if (http != null) {
@@ -208,10 +212,12 @@ final class ServeCommand implements Callable<Integer> {
       }
       server = builder.start();
     } catch (IllegalArgumentException e) {
+      mcp.close();
       closeQuietly(store);
       throw new UsageException(e.getMessage());
     } catch (IOException | UncheckedIOException e) {
       // Cannot listen, or the store (NATS) did not answer in time: one line at ERROR naming the cause.
+      mcp.close();
       closeQuietly(store);
       CommandLog.named("tether.serve").error("tether serve: " + CommandFailure.oneLine(CommandFailure.describe(e)));
       return 1;
@@ -238,6 +244,7 @@ final class ServeCommand implements Callable<Integer> {
       if (metricsToClose != null) {
         metricsToClose.close();
       }
+      mcp.close();
       server.close();
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
@@ -250,6 +257,9 @@ final class ServeCommand implements Callable<Integer> {
     server.localSocket().ifPresent(local -> System.err.println("tether serve: and on " + local
         + " for local commands (tether token, agent, mcp without --host)"));
     server.consoleUrl().ifPresent(url -> System.err.println("tether serve: console: " + url));
+    if (mcp.mcp) {
+      System.err.println("tether serve: MCP (Streamable HTTP) at " + pasteable(server.boundAddress()) + "/mcp");
+    }
     if (withAgent) {
       startDemoAgent(server, agentStart);
     }

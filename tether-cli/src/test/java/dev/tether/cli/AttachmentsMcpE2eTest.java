@@ -79,6 +79,27 @@ class AttachmentsMcpE2eTest {
       }
       try (McpSdkChild blind = McpSdkChild.start(dir, "--host", "unix:" + socket, "--no-vision")) {
         assertError("VISION_UNSUPPORTED", blind.call("view_attachment", with(s1, "filename", "shot.png")));
+        // No --instance: its default ('default') is not registered on this host.
+        assertError("INSTANCE_NOT_FOUND", blind.call("list_attachments", Map.of()));
+      }
+      // As the attachment spec shows the tools: no instance (tether mcp --instance), no session (default).
+      try (HttpTetherClient host = HttpTetherClient.builder(HostAddress.parse("unix:" + socket)).build()) {
+        host.putAttachment("vm", SessionKey.host("default"), "notes.txt", "text/plain", "spec".getBytes(StandardCharsets.UTF_8))
+            .get(30, TimeUnit.SECONDS);
+      }
+      try (McpSdkChild spec = McpSdkChild.start(dir, "--host", "unix:" + socket, "--instance", "vm")) {
+        CallToolResult bare = spec.call("list_attachments", Map.of());
+        assertFalse(bare.isError(), bare.toString());
+        assertEquals("- notes.txt (4 bytes, text/plain)", McpSdkChild.text(bare));
+        assertEquals("spec", McpSdkChild.text(spec.call("read_attachment", Map.of("filename", "notes.txt"))));
+        assertEquals("- hello.py", McpSdkChild.text(spec.call("list_attachments", Map.of("session_id", "s1"))).split(" \\(")[0]);
+        assertEquals("notes.txt:1: spec\n1 matching line in 1 file (of 1 searched)",
+            McpSdkChild.text(spec.call("grep_attachment", Map.of("pattern", "sp.c"))));
+        String grep = McpSdkChild.text(spec.call("grep_attachment", Map.of("session_id", "s1", "pattern", "(?i)HELLO")));
+        assertEquals("hello.py:1: def hello():\n1 matching line in 1 file (of 3 searched);"
+            + " skipped shot.png (binary), liar.png (binary)", grep); // line 2 says h\u00e9llo
+        assertError("INVALID_ARGUMENT", spec.call("grep_attachment", Map.of("pattern", "(unclosed")));
+        assertError("UNKNOWN_ATTACHMENT", spec.call("grep_attachment", Map.of("pattern", "x", "filename", "nope.txt")));
       }
     }
   }

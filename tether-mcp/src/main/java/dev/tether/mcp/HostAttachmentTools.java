@@ -15,6 +15,7 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -38,19 +39,47 @@ final class HostAttachmentTools {
   static final int MAX_READ_CHARS = 50_000;
   private static final Set<String> SESSION_ARGS = Set.of("instance", "session_id", "channel");
 
+  static final int DEFAULT_GREP_MATCHES = 50;
+  static final int MAX_GREP_MATCHES = 500;
+  /** The time one grep_attachment call may spend matching, across all its files. */
+  static final long GREP_BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
   private final AttachmentClient client;
   private final Limits limits;
   private final boolean visionCapable;
+  private final String defaultInstance; // null: every call names its instance
 
   HostAttachmentTools(AttachmentClient client, Limits limits, boolean visionCapable) {
+    this(client, limits, visionCapable, null);
+  }
+
+  /** @param defaultInstance the instance of a call that names none, or null to require one */
+  HostAttachmentTools(AttachmentClient client, Limits limits, boolean visionCapable, String defaultInstance) {
     this.client = Objects.requireNonNull(client, "client");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.visionCapable = visionCapable;
+    this.defaultInstance = defaultInstance;
+  }
+
+  /** The call's {@code instance}, else the default one; refused when neither is there. */
+  private String instance(String tool, Args args) {
+    Optional<String> named = args.optString("instance");
+    if (named.isPresent()) {
+      if (named.get().isBlank()) {
+        throw ToolError.invalidArguments(tool + ": instance must not be empty");
+      }
+      return named.get();
+    }
+    if (defaultInstance == null) {
+      throw ToolError.invalidArguments(tool + " needs instance (a string): this server has no default instance"
+          + " (start tether mcp with --instance NAME to set one)");
+    }
+    return defaultInstance;
   }
 
   CompletableFuture<CallToolResult> list(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.LIST_ATTACHMENTS, arguments, SESSION_ARGS);
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.LIST_ATTACHMENTS, args);
     SessionKey session = session(MediaTools.LIST_ATTACHMENTS, args);
     return client.attachments(instance, session).thenApply(all -> {
       if (all.isEmpty()) {
@@ -66,7 +95,7 @@ final class HostAttachmentTools {
 
   CompletableFuture<CallToolResult> read(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.READ_ATTACHMENT, arguments, with("filename", "offset", "limit"));
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.READ_ATTACHMENT, args);
     SessionKey session = session(MediaTools.READ_ATTACHMENT, args);
     String fileName = args.requireNonBlank("filename");
     long offset = args.optLong("offset", 0, Long.MAX_VALUE).orElse(0L);
@@ -77,7 +106,7 @@ final class HostAttachmentTools {
 
   CompletableFuture<CallToolResult> view(Map<String, Object> arguments) {
     Args args = Args.of(MediaTools.VIEW_ATTACHMENT, arguments, with("filename"));
-    String instance = args.requireNonBlank("instance");
+    String instance = instance(MediaTools.VIEW_ATTACHMENT, args);
     SessionKey session = session(MediaTools.VIEW_ATTACHMENT, args);
     String fileName = args.requireNonBlank("filename");
     return find(instance, session, fileName).thenCompose(a -> {
@@ -89,6 +118,39 @@ final class HostAttachmentTools {
             ImageContent.builder(image.data(), image.mediaType().mimeType()).build());
         return CallToolResult.builder().content(content).isError(false).build();
       });
+    });
+  }
+
+  /**
+   * {@code grep_attachment}: a regular expression over the lines of the session's text attachments
+   * (or the one named), bounded in matches and time (see {@link AttachmentGrep}); the files are
+   * fetched concurrently and searched off the transport's threads.
+   */
+  CompletableFuture<CallToolResult> grep(Map<String, Object> arguments) {
+    String tool = MediaTools.GREP_ATTACHMENT;
+    Args args = Args.of(tool, arguments, with("pattern", "filename", "max_matches"));
+    String instance = instance(tool, args);
+    SessionKey session = session(tool, args);
+    java.util.regex.Pattern pattern = AttachmentGrep.compile(tool, args.requireString("pattern"));
+    int maxMatches = (int) (long) args.optLong("max_matches", 1, MAX_GREP_MATCHES).orElse((long) DEFAULT_GREP_MATCHES);
+    Optional<String> only = args.optString("filename");
+    return client.attachments(instance, session).thenCompose(all -> {
+      List<AttachmentInfo> chosen = only.isEmpty() ? all : all.stream().filter(a -> a.name().equals(only.get())).toList();
+      if (only.isPresent() && chosen.isEmpty()) {
+        throw ToolError.of(dev.tether.api.ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
+            + "' has no attachment named '" + excerpt(only.get()) + "'; use list_attachments to see the names");
+      }
+      List<CompletableFuture<AttachmentGrep.File>> files = new java.util.ArrayList<>();
+      for (AttachmentInfo a : chosen) {
+        files.add(a.size() > AttachmentGrep.MAX_FILE_BYTES
+            ? CompletableFuture.completedFuture(new AttachmentGrep.File(a.name(), null))
+            : client.attachment(instance, session, a.name()).thenApply(bytes -> new AttachmentGrep.File(a.name(), bytes)));
+      }
+      return CompletableFuture.allOf(files.toArray(CompletableFuture[]::new)).thenApplyAsync(v -> {
+        List<AttachmentGrep.File> fetched = files.stream().map(CompletableFuture::join).toList();
+        String report = new AttachmentGrep(pattern, maxMatches, GREP_BUDGET_NANOS, System::nanoTime).search(fetched);
+        return text(report);
+      }, task -> reactor.core.scheduler.Schedulers.boundedElastic().schedule(task));
     });
   }
 

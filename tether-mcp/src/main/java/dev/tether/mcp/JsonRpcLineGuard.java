@@ -31,7 +31,9 @@ import java.util.concurrent.CountDownLatch;
  * protocol stream synchronize on it, as the SDK's writer does, so lines never interleave.
  *
  * <p>It also counts down {@code ended} when stdin ends or fails, so the runner knows the client
- * is gone. Used by one reader thread.
+ * is gone, and then holds the end back from the SDK until {@code release} opens (the SDK's stdio
+ * transport stops writing when its input ends, and the calls in progress are still to be answered).
+ * Every {@code tools/call} it passes on is counted as expected in {@code calls}. Used by one reader thread.
  */
 final class JsonRpcLineGuard extends InputStream {
   private static final System.Logger LOG = System.getLogger(JsonRpcLineGuard.class.getName());
@@ -40,6 +42,8 @@ final class JsonRpcLineGuard extends InputStream {
   private final Reader in;
   private final OutputStream protocolOut;
   private final CountDownLatch ended;
+  private final InFlightCalls calls;
+  private final CountDownLatch release;
   private final int maxLineChars;
   private final char[] buffer = new char[8192];
   private int bufferPosition;
@@ -49,6 +53,15 @@ final class JsonRpcLineGuard extends InputStream {
   private int position;
 
   JsonRpcLineGuard(InputStream in, OutputStream protocolOut, CountDownLatch ended, int maxLineChars) {
+    this(in, protocolOut, ended, maxLineChars, new InFlightCalls(), new CountDownLatch(0));
+  }
+
+  /**
+   * @param calls told of every {@code tools/call} passed on ({@link InFlightCalls#expect})
+   * @param release what end of input waits for before it reaches the SDK
+   */
+  JsonRpcLineGuard(InputStream in, OutputStream protocolOut, CountDownLatch ended, int maxLineChars, InFlightCalls calls,
+      CountDownLatch release) {
     if (maxLineChars <= 0) {
       throw new IllegalArgumentException("maxLineChars must be > 0 but was " + maxLineChars);
     }
@@ -56,6 +69,8 @@ final class JsonRpcLineGuard extends InputStream {
     this.protocolOut = protocolOut;
     this.ended = ended;
     this.maxLineChars = maxLineChars;
+    this.calls = calls;
+    this.release = release;
   }
 
   @Override
@@ -92,6 +107,13 @@ final class JsonRpcLineGuard extends InputStream {
       }
       if (line == null) {
         ended.countDown();
+        // The SDK's stdio transport stops writing once its input ends: hold the end back until
+        // the runner has let the calls in progress answer (see StdioServer).
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
         return false;
       }
       if (line.isBlank() || !acceptable(line)) {
@@ -153,7 +175,10 @@ final class JsonRpcLineGuard extends InputStream {
 
   private boolean acceptable(String line) throws IOException {
     try {
-      McpSchema.deserializeJsonRpcMessage(McpJson.SDK_MAPPER, line);
+      McpSchema.JSONRPCMessage message = McpSchema.deserializeJsonRpcMessage(McpJson.SDK_MAPPER, line);
+      if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+        calls.expect();
+      }
       return true;
     } catch (Exception e) {
       Object id = idOf(line);

@@ -48,6 +48,15 @@ final class McpJson {
   }
 
   /** A JSON object from a classpath resource next to this class. */
+  /** A JSON object read from {@code json} (text this server wrote). */
+  static Map<String, Object> readObject(String json) {
+    try {
+      return MAPPER.readValue(json, new TypeReference<Map<String, Object>>() {});
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static Map<String, Object> resource(String name) {
     try (InputStream in = McpJson.class.getResourceAsStream(name)) {
       if (in == null) {

@@ -36,6 +36,7 @@ final class MediaTools {
   static final String LIST_ATTACHMENTS = "list_attachments";
   static final String READ_ATTACHMENT = "read_attachment";
   static final String VIEW_ATTACHMENT = "view_attachment";
+  static final String GREP_ATTACHMENT = "grep_attachment";
 
   private MediaTools() {}
 

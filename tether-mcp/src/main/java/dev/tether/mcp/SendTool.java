@@ -8,6 +8,7 @@ import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.client.SendReceipt;
 import dev.tether.client.TetherClient;
 import dev.tether.images.FrameValidator;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -38,7 +39,25 @@ final class SendTool {
   }
 
   CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
-    Args args = Args.of(NAME, arguments, ARGS);
+    return send(Args.of(NAME, arguments, ARGS)).thenApply(receipt -> {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("msg_id", receipt.msgId());
+      body.put("session_id", receipt.sessionId());
+      body.put("ingress_seq", receipt.ingressSeq());
+      return ToolResults.json(body);
+    });
+  }
+
+  /** The arguments {@code tether_send} takes, for a tool that sends the same way. */
+  static Set<String> arguments() {
+    return ARGS;
+  }
+
+  /**
+   * Checks {@code instance}, {@code text}, {@code images} and {@code session_id} of {@code args}
+   * and sends the message; nothing is sent when a check fails (thrown).
+   */
+  CompletableFuture<SendReceipt> send(Args args) {
     String instance = args.requireNonBlank("instance");
     String text = args.requireString("text");
     String sessionId = args.optString("session_id").orElse(SessionKey.DEFAULT_ID);
@@ -47,13 +66,7 @@ final class SendTool {
     }
     List<Image> images = images(args);
     Frame frame = validated(Frames.hostUserMessage(sessionId, text, images));
-    return client.send(instance, frame).thenApply(receipt -> {
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("msg_id", receipt.msgId());
-      body.put("session_id", receipt.sessionId());
-      body.put("ingress_seq", receipt.ingressSeq());
-      return ToolResults.json(body);
-    });
+    return client.send(instance, frame);
   }
 
   private List<Image> images(Args args) {

@@ -21,13 +21,28 @@ import java.util.concurrent.CountDownLatch;
 public final class StdioServer {
   private StdioServer() {}
 
-  /** Serves until stdin reaches its end (the client went away), then closes the server. */
+  /** How long {@link #run(TetherMcpServer)} waits for calls in flight once stdin has ended. */
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(10);
+
+  /**
+   * Serves until stdin reaches its end (the client went away), then answers the calls still in
+   * progress (waiting up to {@link #DEFAULT_DRAIN}) and closes the server.
+   */
   public static void run(TetherMcpServer tools) throws InterruptedException {
+    run(tools, DEFAULT_DRAIN);
+  }
+
+  /**
+   * As {@link #run(TetherMcpServer)}, waiting up to {@code drain} for the calls in progress when
+   * stdin ends; calls still running after it are abandoned (their results are not written).
+   */
+  public static void run(TetherMcpServer tools, Duration drain) throws InterruptedException {
     PrintStream protocolOut = System.out;
     System.setOut(System.err);
     CountDownLatch ended = new CountDownLatch(1);
     int maxLineChars = tools.maxLineChars();
-    InputStream in = new JsonRpcLineGuard(System.in, protocolOut, ended, maxLineChars);
+    CountDownLatch release = new CountDownLatch(1);
+    InputStream in = new JsonRpcLineGuard(System.in, protocolOut, ended, maxLineChars, tools.inFlight(), release);
     // The guard passes on only lines within the limit, so the SDK's own limit (16 MiB characters
     // by default since 2.1, below a legal 28 MiB frame; a longer line ends its reader) never trips.
     StdioServerTransportProvider transport =
@@ -35,7 +50,17 @@ public final class StdioServer {
     McpAsyncServer server = tools.start(transport);
     try {
       ended.await();
+      int open = tools.inFlight().count();
+      if (open > 0) {
+        System.err.println("tether mcp: stdin ended; answering " + open + (open == 1 ? " call" : " calls")
+            + " in progress (up to " + drain.toSeconds() + " s)");
+        if (!tools.inFlight().awaitIdle(drain)) {
+          System.err.println("tether mcp: " + tools.inFlight().count() + " calls still running after "
+              + drain.toSeconds() + " s; exiting without their answers");
+        }
+      }
     } finally {
+      release.countDown(); // now the SDK sees the end of its input
       server.closeGracefully().block(Duration.ofSeconds(5));
     }
   }

@@ -11,15 +11,18 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send} and
- * {@code tether_read} over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
+ * The host agent's MCP tools on the official MCP Java SDK: {@code tether_send},
+ * {@code tether_read} and {@code tether_send_stream} (progress notifications while the agent
+ * answers) over a {@link TetherClient}, plus {@code list_media} / {@code fetch_media}
  * when {@link Builder#media media} or {@link Builder#channelMedia channelMedia} is configured and {@code list_attachments} /
  * {@code read_attachment} / {@code view_attachment} when {@link Builder#attachments attachments}
  * is (from a local catalog, or from a host's session attachments through its client).
@@ -50,6 +53,7 @@ public final class TetherMcpServer {
   private final String instructions;
   private final List<AsyncToolSpecification> tools;
   private final int maxLineChars;
+  private final InFlightCalls inFlight = new InFlightCalls();
 
   private TetherMcpServer(Builder b) {
     this.version = b.version;
@@ -60,6 +64,8 @@ public final class TetherMcpServer {
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendTool.NAME), send::call));
     ReadTool read = new ReadTool(b.client);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(ReadTool.NAME), read::call));
+    SendStreamTool stream = new SendStreamTool(b.client, send);
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(SendStreamTool.NAME), (ToolSpecs.ExchangeBody) stream::call));
     if (b.mediaRegistry != null) {
       MediaRegistry registry = b.mediaRegistry;
       MediaFetcher fetcher = b.mediaFetcher;
@@ -67,11 +73,13 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.FETCH_MEDIA), args -> MediaTools.fetchMedia(fetcher, args)));
     }
     if (b.hostAttachments != null) {
-      HostAttachmentTools host = new HostAttachmentTools(b.hostAttachments, b.validator.limits(), b.visionCapable);
+      HostAttachmentTools host = new HostAttachmentTools(b.hostAttachments, b.validator.limits(), b.visionCapable,
+          b.defaultInstance);
       String dir = HostAttachmentTools.RESOURCES;
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.LIST_ATTACHMENTS + ".json", MediaTools.LIST_ATTACHMENTS), host::list));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.READ_ATTACHMENT + ".json", MediaTools.READ_ATTACHMENT), host::read));
       specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.VIEW_ATTACHMENT + ".json", MediaTools.VIEW_ATTACHMENT), host::view));
+      specs.add(ToolSpecs.spec(ToolSpecs.definition(dir + MediaTools.GREP_ATTACHMENT + ".json", MediaTools.GREP_ATTACHMENT), host::grep));
     }
     if (b.channelMedia != null) {
       ChannelMediaClient media = b.channelMedia;
@@ -91,7 +99,21 @@ public final class TetherMcpServer {
       specs.add(ToolSpecs.spec(ToolSpecs.definition(MediaTools.VIEW_ATTACHMENT),
           args -> MediaTools.viewAttachment(catalog, vision, io, args)));
     }
-    this.tools = List.copyOf(specs);
+    List<AsyncToolSpecification> counted = new ArrayList<>(specs.size());
+    for (AsyncToolSpecification spec : specs) {
+      counted.add(AsyncToolSpecification.builder().tool(spec.tool())
+          .callHandler((exchange, request) -> Mono.defer(() -> {
+            inFlight.begin();
+            return spec.callHandler().apply(exchange, request).doFinally(signal -> inFlight.end());
+          }))
+          .build());
+    }
+    this.tools = List.copyOf(counted);
+  }
+
+  /** The tool calls in progress (see {@link StdioServer}'s drain on end of input). */
+  InFlightCalls inFlight() {
+    return inFlight;
   }
 
   /**
@@ -149,6 +171,23 @@ public final class TetherMcpServer {
         .build();
   }
 
+  /**
+   * Starts an SDK server with these tools on a Streamable HTTP transport (see
+   * {@link McpHttpEndpoint}, which is the usual way). The transport serializes each stream's
+   * writes itself. Close the returned server to stop.
+   */
+  public McpAsyncServer start(McpStreamableServerTransportProvider transport) {
+    return McpServer.async(transport)
+        .serverInfo(SERVER_NAME, version)
+        .instructions(instructions)
+        .jsonMapper(McpJson.SDK_MAPPER)
+        .jsonSchemaValidator(McpJson.SCHEMA_VALIDATOR)
+        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .validateToolInputs(false)
+        .tools(tools)
+        .build();
+  }
+
   /** Configures a {@link TetherMcpServer}. Not thread-safe. */
   public static final class Builder {
     private final TetherClient client;
@@ -160,6 +199,7 @@ public final class TetherMcpServer {
     private dev.tether.client.AttachmentClient hostAttachments;
     private ChannelMediaClient channelMedia;
     private boolean visionCapable = true;
+    private String defaultInstance;
     private String instructions = "Tools to delegate work to agents running inside VM instances and to see the"
         + " images they return. Send with tether_send, then read the answer with tether_read in a cursor loop"
         + " (after_seq = ingress_seq, then next_seq) until an assistant.done frame arrives.";
@@ -224,6 +264,20 @@ public final class TetherMcpServer {
         throw new IllegalStateException("attachments are already served from a catalog; set a catalog or a host, not both");
       }
       this.hostAttachments = client;
+      return this;
+    }
+
+    /**
+     * The instance the host attachment tools ({@link #attachments(dev.tether.client.AttachmentClient)})
+     * use when a call names none, as the attachment spec's signatures have no instance. Default:
+     * none, a call must name its instance.
+     */
+    public Builder defaultInstance(String instance) {
+      Objects.requireNonNull(instance, "instance");
+      if (instance.isBlank()) {
+        throw new IllegalArgumentException("defaultInstance must not be blank but was '" + instance + "'");
+      }
+      this.defaultInstance = instance;
       return this;
     }
 

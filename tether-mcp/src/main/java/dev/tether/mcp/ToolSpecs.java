@@ -2,6 +2,7 @@ package dev.tether.mcp;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -59,7 +60,26 @@ final class ToolSpecs {
   static AsyncToolSpecification spec(Tool tool, Function<Map<String, Object>, CompletableFuture<CallToolResult>> body) {
     return AsyncToolSpecification.builder()
         .tool(tool)
-        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body, request.arguments()))
+        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(body,
+                InstanceScope.apply(tool, InstanceScope.of(exchange), request.arguments())))
+            .publishOn(Schedulers.parallel())
+            .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
+        .build();
+  }
+
+  /** A tool body that needs the call's exchange and progress token (to send progress notifications). */
+  @FunctionalInterface
+  interface ExchangeBody {
+    CompletableFuture<CallToolResult> call(McpAsyncServerExchange exchange, Object progressToken, Map<String, Object> arguments);
+  }
+
+  /** As {@link #spec(Tool, Function)}, for a body that reports progress. */
+  static AsyncToolSpecification spec(Tool tool, ExchangeBody body) {
+    return AsyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler((exchange, request) -> Mono.fromFuture(() -> start(
+                args -> body.call(exchange, request.meta() == null ? null : request.meta().get("progressToken"), args),
+                InstanceScope.apply(tool, InstanceScope.of(exchange), request.arguments())))
             .publishOn(Schedulers.parallel())
             .onErrorResume(e -> Mono.just(ToolResults.error(classify(tool.name(), e)))))
         .build();

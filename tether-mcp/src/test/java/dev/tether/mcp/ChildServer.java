@@ -30,6 +30,12 @@ final class ChildServer implements AutoCloseable {
   }
 
   static ChildServer start(String... extraArgs) {
+    return start(n -> {}, extraArgs);
+  }
+
+  /** As {@link #start(String...)}, handing the server's progress notifications to {@code progress}. */
+  static ChildServer start(java.util.function.Consumer<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress,
+      String... extraArgs) {
     List<String> args = new ArrayList<>(javaCommand());
     args.remove(0);
     args.addAll(List.of(extraArgs));
@@ -38,7 +44,8 @@ final class ChildServer implements AutoCloseable {
     // answer may carry a whole frame's images, so allow what the server allows.
     StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper(),
         TetherMcpServer.maxLineChars(Limits.MAX_FRAME_BYTES));
-    McpAsyncClient client = McpClient.async(transport).requestTimeout(TIMEOUT).build();
+    McpAsyncClient client = McpClient.async(transport).requestTimeout(TIMEOUT)
+        .progressConsumer(n -> reactor.core.publisher.Mono.fromRunnable(() -> progress.accept(n))).build();
     ChildServer child = new ChildServer(client);
     transport.setStdErrorHandler(child.stderr::add);
     client.initialize().block(TIMEOUT);

@@ -16,13 +16,16 @@ import java.util.List;
 
 /**
  * A stand-in agent for tests: it answers every {@code user.message} of one instance with a
- * {@code status.presence} and two {@code assistant.done} frames, all carrying the message's
+ * {@code status.presence} (then, for a text starting with {@value #STREAM_PREFIX}, one
+ * {@code assistant.delta} per word) and two {@code assistant.done} frames, all carrying the message's
  * {@code msg_id}. The first answer echoes the message's images in order, the second in reverse
  * order, so a reader can check which image belongs to which frame. Runs on one daemon thread.
  */
 final class ScriptedResponder implements AutoCloseable {
   static final String FIRST_PREFIX = "first answer to: ";
   static final String SECOND_PREFIX = "second answer to: ";
+  /** A message starting with this is answered with one assistant.delta per word after it, before the answers. */
+  static final String STREAM_PREFIX = "stream: ";
 
   private final TetherStore store;
   private final String instance;
@@ -70,6 +73,11 @@ final class ScriptedResponder implements AutoCloseable {
     List<Image> reversed = new ArrayList<>(user.images());
     Collections.reverse(reversed);
     store.append(instance, Frames.presence(session, msgId, Payload.Presence.THINKING));
+    if (user.text().startsWith(STREAM_PREFIX)) {
+      for (String word : user.text().substring(STREAM_PREFIX.length()).split(" ")) {
+        store.append(instance, Frames.assistantDelta(session, msgId, word + " "));
+      }
+    }
     store.append(instance, Frames.assistantDone(session, msgId, FIRST_PREFIX + user.text(), user.images()));
     store.append(instance, Frames.assistantDone(session, msgId, SECOND_PREFIX + user.text(), reversed));
   }

@@ -19,6 +19,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import org.eclipse.jetty.server.Handler;
 
 /**
  * The tether host daemon as a library: the HTTP API of {@code tether serve} over a Unix domain
@@ -49,6 +51,12 @@ import java.util.Optional;
  * {@link System.Logger}.
  */
 public final class TetherServer implements AutoCloseable {
+  /**
+   * The request attribute in which a {@link Builder#mount mounted} handler finds the one instance
+   * the caller's instance token opens; absent for the host token and the Unix socket.
+   */
+  public static final String INSTANCE_SCOPE_ATTRIBUTE = "dev.tether.server.instanceScope";
+
   private final Daemon daemon;
   private final String consoleToken;
   private final Bounds bounds;
@@ -203,6 +211,7 @@ public final class TetherServer implements AutoCloseable {
     private ServerListener listener = ServerListener.NONE;
     private Path attachmentsDirectory;
     private HostAddress.Unix localSocket;
+    private final List<Daemon.Mount> mounts = new ArrayList<>();
 
     private Builder() {}
 
@@ -230,6 +239,34 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder attachmentsDirectory(Path dir) {
       this.attachmentsDirectory = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
+     * Mounts a Jetty handler at {@code path} and below on the API listener (socket or TCP, never the
+     * console's), behind the API's own checks: the bearer token on TCP (401 without a valid one),
+     * 503 while shutting down. An instance token's instance is in the request attribute
+     * {@link TetherServer#INSTANCE_SCOPE_ATTRIBUTE}, and the handler must hold the caller to it.
+     * {@code handler} is called once, while the server is built, with an in-process client of the
+     * server (as {@link TetherServer#localClient()}); the handler starts and stops with the server.
+     * {@code tether serve --mcp} mounts the MCP endpoint at {@code /mcp} this way. Repeatable.
+     *
+     * @throws IllegalArgumentException when {@code path} is not like {@code /name}, lies under
+     *     {@code /v1}, or is mounted already
+     */
+    public Builder mount(String path, Function<TetherClient, Handler> handler) {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(handler, "handler");
+      if (!path.matches("/[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*") || path.equals("/v1") || path.startsWith("/v1/")
+          || path.contains("/.")) {
+        throw new IllegalArgumentException("mount path must be like /mcp and not under /v1 but was '" + path + "'");
+      }
+      for (Daemon.Mount m : mounts) {
+        if (m.path().equals(path)) {
+          throw new IllegalArgumentException("mount path " + path + " is mounted already");
+        }
+      }
+      mounts.add(new Daemon.Mount(path, handler));
       return this;
     }
 
@@ -579,7 +616,7 @@ public final class TetherServer implements AutoCloseable {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
             budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
             opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
-            attachmentsDirectory, localSocket));
+            attachmentsDirectory, localSocket, List.copyOf(mounts)));
       } catch (IOException | RuntimeException e) {
         if (store == null) {
           frames.close(); // ours: nobody else will

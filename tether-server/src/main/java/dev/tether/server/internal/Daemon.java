@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnector;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -76,7 +77,7 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket) {
+      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts) {
     this.address = address;
     this.localSocket = localSocket;
     this.store = store;
@@ -131,8 +132,17 @@ public final class Daemon implements AutoCloseable {
       localConnector.setIdleTimeout(bounds.headerTimeout().toMillis());
       localConnector.addEventListener(heads);
       server.addConnector(localConnector);
+      handler.ownerSocket(localConnector);
     }
-    org.eclipse.jetty.server.Handler api = localConnector == null ? handler : new LocalSocketRouter(handler, localConnector, handler);
+    Handler api = handler;
+    if (!mounts.isEmpty()) {
+      java.util.List<MountRouter.Mount> built = new java.util.ArrayList<>();
+      for (Mount m : mounts) {
+        built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, false)), "the handler mounted at " + m.path())));
+      }
+      api = new MountRouter(handler, built);
+    }
     if (console == null) {
       consoleConnector = null;
       server.setHandler(new GracefulHandler(MeteredHandler.wrap(api, listener, null)));
@@ -216,12 +226,24 @@ public final class Daemon implements AutoCloseable {
    * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
    * @param localSocket an owner-only Unix socket a TCP server serves the host's API on as well, without
    *     a token, or null; skipped (logged) when another live server holds it
+   * @param mounts handlers mounted on the API listener behind its authentication (see {@link MountRouter})
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
       Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket) {}
+      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts) {}
+
+  /**
+   * A handler mounted at {@code path} and below on the API listener, made from an in-process client
+   * of this daemon (see {@link MountRouter} for the checks in front of it).
+   */
+  public record Mount(String path, java.util.function.Function<dev.tether.client.TetherClient, Handler> handler) {
+    public Mount {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(handler, "handler");
+    }
+  }
 
   /**
    * Opens the registry (registering {@code settings.instances()}) and starts a daemon on it.
@@ -240,7 +262,7 @@ public final class Daemon implements AutoCloseable {
         : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener(), settings.attachmentsDir(), settings.localSocket());
+        settings.listener(), settings.attachmentsDir(), settings.localSocket(), settings.mounts());
   }
 
   /**
@@ -285,12 +307,12 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        dev.tether.server.ServerListener.NONE, null, null);
+        dev.tether.server.ServerListener.NONE, null, null, java.util.List.of());
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket)
+      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -310,7 +332,7 @@ public final class Daemon implements AutoCloseable {
       }
     }
     Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-        attachmentsDir, local);
+        attachmentsDir, local, mounts);
     try {
       s.startJetty();
     } catch (IOException e) {
@@ -321,7 +343,7 @@ public final class Daemon implements AutoCloseable {
       // must not keep the server from its real address.
       LOG.log(System.Logger.Level.WARNING, "not listening on " + local.path() + " as well: " + e.getMessage());
       s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-          attachmentsDir, null);
+          attachmentsDir, null, mounts);
       s.startJetty();
     }
     for (HostAddress.Unix unix : s.sockets()) {

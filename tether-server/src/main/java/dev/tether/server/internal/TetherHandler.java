@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -68,6 +69,7 @@ final class TetherHandler extends Handler.Abstract {
   private final InstanceRoutes instances;
   private final FrameValidator validator;
   private final BearerAuth auth; // null: no authentication (Unix socket)
+  private volatile Connector ownerSocket; // the owner-only socket a TCP server keeps as well, or null
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final InstanceTokens tokens;
   private final Blobs blobs;
@@ -197,42 +199,66 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /**
-   * Handles a request that came in on the owner-only Unix socket a TCP server keeps as well (see
-   * {@link LocalSocketRouter}): the socket's file mode is the access control, as for a server on a
-   * socket alone, so it is the host's request without a bearer check.
+   * Who sent a request on the API listener.
+   *
+   * @param scope null: every route (the host token, the Unix socket, the console); else the one
+   *     instance an instance token opens
+   * @param grantId the id of the instance token that let the request in, if one did
    */
-  boolean handleOwner(Request request, Response response, Callback callback) {
-    try {
-      return route(request, response, callback, RouteTable.Caller.HOST);
-    } catch (Throwable e) {
-      answers.fail(response, callback, e);
-      return true;
-    }
+  record Caller(String scope, String grantId) {
+    static final Caller HOST = new Caller(null, null);
   }
 
-  /** @param trusted who the listener already knows the caller to be, or null to check the bearer token */
-  private boolean route(Request request, Response response, Callback callback, RouteTable.Caller trusted) throws Exception {
-    boolean authenticated = trusted != null;
-    // null: every route (the host token, the Unix socket, the console); else the one instance an
-    // instance token opens.
-    String scope = null;
-    String grantId = null; // the id of the instance token that let this request in, if one did
-    if (!authenticated && auth != null) {
+  /**
+   * Makes {@code connector} the owner-only Unix socket a TCP server keeps as well: its file mode is
+   * the access control, as for a server on a socket alone, so a request on it is the host's, with
+   * no bearer check. Set once, before the server starts.
+   */
+  void ownerSocket(Connector connector) {
+    this.ownerSocket = connector;
+  }
+
+  /**
+   * The caller of {@code request} by its bearer token (every caller on a Unix socket), or empty
+   * after answering 401 (a missing or unknown token) or 503 (shutting down).
+   */
+  java.util.Optional<Caller> authenticate(Request request, Response response, Callback callback) {
+    Caller caller = Caller.HOST;
+    boolean owner = ownerSocket != null && request.getConnectionMetaData().getConnector() == ownerSocket;
+    if (auth != null && !owner) {
       String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
       if (!auth.accepts(header)) {
         String presented = BearerAuth.bearer(header);
         java.util.Optional<InstanceTokens.Grant> grant = presented == null ? java.util.Optional.empty() : tokens.find(presented);
         if (grant.isEmpty()) {
           response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-          return send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+          send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
+          return java.util.Optional.empty();
         }
-        scope = grant.get().instance();
-        grantId = grant.get().id();
+        caller = new Caller(grant.get().instance(), grant.get().id());
       }
     }
     if (shuttingDown) {
+      send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(caller);
+  }
+
+  /** @param trusted who another listener already knows the caller to be (the console), or null to authenticate */
+  private boolean route(Request request, Response response, Callback callback, RouteTable.Caller trusted) throws Exception {
+    Caller who = Caller.HOST;
+    if (trusted == null) {
+      java.util.Optional<Caller> found = authenticate(request, response, callback);
+      if (found.isEmpty()) {
+        return true;
+      }
+      who = found.get();
+    } else if (shuttingDown) {
       return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
+    String scope = who.scope();
+    String grantId = who.grantId();
     String rawPath = request.getHttpURI().getPath();
     if (request.getHttpURI().getParam() != null || (rawPath != null && rawPath.indexOf(';') >= 0)) {
       // Path parameters (/v1/instances/x;y) would be dropped from the decoded path: never guess.
@@ -248,7 +274,7 @@ final class TetherHandler extends Handler.Abstract {
     }
     String method = request.getMethod();
     RouteTable.Lookup at = ApiRoutes.TABLE.find(path);
-    RouteTable.Caller caller = authenticated ? trusted : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
+    RouteTable.Caller caller = trusted != null ? trusted : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
     if (!at.permits(caller, method, scope)) {
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
           caller == RouteTable.Caller.CONSOLE ? "the console reads and sends only; tokens are managed with the host token"
