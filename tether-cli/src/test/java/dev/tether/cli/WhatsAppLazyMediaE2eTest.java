@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * tether whatsapp} receiving signed webhook deliveries and talking to the Graph API stand-in
  * ({@link FakeGraph}), and {@code tether mcp} driven by the MCP SDK's client: media are placeholders
  * with no resolve and no download, one {@code fetch_media} is one download of the same bytes with an
- * expired URL resolved again, 429s on sends lose no answer, and a restarted bridge keeps its refs.
+ * expired URL resolved again, 429s on sends lose no answer (and show on {@code --metrics}), and a
+ * restarted bridge keeps its refs.
  */
 class WhatsAppLazyMediaE2eTest {
   private static final long START_MS = 60_000;
@@ -80,6 +81,11 @@ class WhatsAppLazyMediaE2eTest {
         graph.awaitSent(m -> m.path("text").path("body").asText().contains("You said: ping two"), WAIT);
         assertEquals(2, graph.throttledSends(), "both 429s were seen and retried");
         assertEquals(1, graph.sent().stream().filter(m -> m.path("text").path("body").asText().contains("You said: ping one")).count());
+        int metrics = Integer.parseInt(bridge.awaitStderr("metrics: http://127\\.0\\.0\\.1:(\\d+)/metrics", START_MS).group(1));
+        Scrape scrape = Scrape.of(metrics);
+        assertEquals(4, scrape.require("tether_whatsapp_updates_total", Map.of()), scrape.text());
+        assertEquals(4, scrape.require("tether_whatsapp_forwarded_total", Map.of()));
+        assertEquals(2, scrape.require("tether_whatsapp_ratelimited_total", Map.of()));
 
         // A restarted bridge on the same state dir still serves the refs it announced.
         assertEquals(143, bridge.terminate(), bridge.stderrText());
@@ -102,7 +108,7 @@ class WhatsAppLazyMediaE2eTest {
         "--verify-token-file", secret("verify", "e2e-verify-token").toString(),
         "--phone-number-id", FakeGraph.PHONE_NUMBER_ID, "--graph-url", graph.graphUrl().toString(),
         "--listen", "127.0.0.1:" + port, "--host", "unix:" + socket, "--allowed-numbers", CUSTOMER,
-        "--state-dir", state.toString());
+        "--state-dir", state.toString(), "--metrics", "127.0.0.1:0");
     bridge.awaitStderr("tether whatsapp: media lazy", START_MS);
     return bridge;
   }
