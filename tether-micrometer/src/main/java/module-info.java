@@ -8,6 +8,7 @@ module dev.tether.micrometer {
   requires transitive dev.tether.store;
   requires static transitive dev.tether.server;
   requires static transitive dev.tether.telegram;
+  requires static transitive dev.tether.chat;
   requires static transitive dev.tether.coven;
   requires static transitive dev.tether.media;
 

@@ -31,12 +31,19 @@ public final class ChatRetrier {
   private final Duration max;
   private final ChatLog log;
   private final ChatStopper stopper;
+  private final ChatListener listener;
 
   public ChatRetrier(Duration initial, Duration max, ChatLog log, ChatStopper stopper) {
+    this(initial, max, log, stopper, ChatListener.NONE);
+  }
+
+  /** As above, telling {@code listener} of each call's success, 429 and permanent failure (named by {@code what}). */
+  public ChatRetrier(Duration initial, Duration max, ChatLog log, ChatStopper stopper, ChatListener listener) {
     this.initial = Objects.requireNonNull(initial, "initial");
     this.max = Objects.requireNonNull(max, "max");
     this.log = Objects.requireNonNull(log, "log");
     this.stopper = Objects.requireNonNull(stopper, "stopper");
+    this.listener = Objects.requireNonNull(listener, "listener");
   }
 
   /** Runs {@code call} until it succeeds or fails for good; {@code what} names it in the log. */
@@ -46,11 +53,14 @@ public final class ChatRetrier {
       stopper.check();
       long waitMs;
       try {
-        return call.run();
+        T result = call.run();
+        listener.answered(what);
+        return result;
       } catch (InterruptedIOException e) {
         throw e;
       } catch (ChannelException e) {
         if (!e.isTransient()) {
+          listener.failed(what);
           throw e;
         }
         if (e.retryAfter().isPresent()) {
@@ -58,6 +68,9 @@ public final class ChatRetrier {
         } else {
           waitMs = backoffMs;
           backoffMs = Math.min(max.toMillis(), backoffMs * 2);
+        }
+        if (e.errorCode() == 429) {
+          listener.rateLimited(what, (int) (waitMs / 1000));
         }
         log.warn(what + ": " + e.getMessage() + "; retrying in " + waitMs + " ms");
       } catch (IOException e) {

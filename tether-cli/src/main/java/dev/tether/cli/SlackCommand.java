@@ -3,6 +3,7 @@ package dev.tether.cli;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
+import dev.tether.micrometer.TetherMeters;
 import dev.tether.slack.SlackBridge;
 import dev.tether.store.Readiness;
 import java.io.IOException;
@@ -147,6 +148,10 @@ final class SlackCommand implements Callable<Integer> {
       } else {
         builder.eventsApi(events, signingSecret);
       }
+      TetherMeters meters = ops.meters(Set.of(instance));
+      if (meters != null) {
+        builder.listener(meters.chatListener("slack"));
+      }
       bridge = builder.build();
       bridge.start();
     } catch (IOException | IllegalArgumentException | IllegalStateException e) {
@@ -154,7 +159,6 @@ final class SlackCommand implements Callable<Integer> {
       System.err.println("tether slack: " + redact(e.getMessage(), botToken, appToken, signingSecret));
       return 1;
     }
-    ops.meters(Set.of(instance));
     MetricsEndpoint metricsEndpoint = !ops.enabled() ? null : ops.start("tether slack", false, null,
         () -> bridge.ready() ? new Readiness(true, "receiving events") : new Readiness(false, "no Slack event source yet"));
     CountDownLatch stopped = new CountDownLatch(1);

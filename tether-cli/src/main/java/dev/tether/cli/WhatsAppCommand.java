@@ -1,8 +1,10 @@
 package dev.tether.cli;
 
+import dev.tether.chat.ChatListener;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
+import dev.tether.micrometer.TetherMeters;
 import dev.tether.store.Readiness;
 import dev.tether.whatsapp.WhatsAppBridge;
 import java.io.IOException;
@@ -113,6 +115,7 @@ final class WhatsAppCommand implements Callable<Integer> {
     HttpTetherClient client = hostOptions.connect(host, false);
     WhatsAppBridge bridge;
     try {
+      TetherMeters meters = ops.meters(Set.of(instance));
       bridge = WhatsAppBridge.builder()
           .client(client)
           .attachments(client)
@@ -127,6 +130,7 @@ final class WhatsAppCommand implements Callable<Integer> {
           .webhook(address)
           .lazyMedia(lazy)
           .mediaTtl(ttl)
+          .listener(meters == null ? ChatListener.NONE : meters.chatListener("whatsapp"))
           .build();
       bridge.start();
     } catch (IOException | IllegalArgumentException | IllegalStateException e) {
@@ -134,7 +138,6 @@ final class WhatsAppCommand implements Callable<Integer> {
       System.err.println("tether whatsapp: " + SlackCommand.redact(e.getMessage(), accessToken, appSecret, verifyToken));
       return 1;
     }
-    ops.meters(Set.of(instance));
     MetricsEndpoint metricsEndpoint = !ops.enabled() ? null : ops.start("tether whatsapp", false, null,
         () -> bridge.ready() ? new Readiness(true, "webhook listening") : new Readiness(false, "stopped"));
     CountDownLatch stopped = new CountDownLatch(1);

@@ -68,6 +68,11 @@ public final class TetherMeters {
     return new TelegramMeters(registry);
   }
 
+  /** For the {@code listener} of a chat bridge on the chat core ({@code SlackBridge}, {@code WhatsAppBridge}): meters named {@code tether.<channel>.*}. */
+  public ChatMeters chatListener(String channel) {
+    return new ChatMeters(registry, channel);
+  }
+
   /** For {@code CovenAgent.Builder.listener}, passing every event on to {@code next} as well. */
   public CovenMeters covenListener(CovenListener next) {
     return new CovenMeters(registry, next);

@@ -2,6 +2,7 @@ package dev.tether.slack;
 
 import dev.tether.api.Limits;
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.ChatListener;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
@@ -175,6 +176,7 @@ public final class SlackBridge implements AutoCloseable {
     private AttachmentClient attachments;
     private HttpClient httpClient;
     private Clock clock = Clock.systemUTC();
+    private ChatListener listener = ChatListener.NONE;
 
     private Builder() {}
 
@@ -329,6 +331,12 @@ public final class SlackBridge implements AutoCloseable {
       return this;
     }
 
+    /** Told what the bridge receives, forwards and sends, for meters; default {@link ChatListener#NONE}. */
+    public Builder listener(ChatListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     /** The clock of media references and of the signature window; default the system clock. */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
@@ -349,7 +357,7 @@ public final class SlackBridge implements AutoCloseable {
           : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
       SlackConfig config = new SlackConfig(new BridgeHost(client, instance, limits, pollWait), allowedChannels, stateDir, lazyDirect,
           lazyChannels, mediaTtl, maxMediaRefs, inlineImageMaxBytes, maxDownloadBytes, liveEdits, editInterval, retryInitial, retryMax,
-          attachments, clock);
+          attachments, clock, listener);
       return new SlackBridge(config, new SlackApi(apiUrl, botToken, appToken, http, requestTimeout), http, events, signingSecret);
     }
 

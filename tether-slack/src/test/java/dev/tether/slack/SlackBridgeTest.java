@@ -144,6 +144,24 @@ class SlackBridgeTest {
   }
 
   @Test
+  void aRetryAfterABridgeRestart_isStillADuplicate_theIdsAreInTheStateDir() throws Exception {
+    try (SlackHarness h = new SlackHarness(dir)) {
+      h.startEventsApi(UnaryOperator.identity());
+      var first = FakeSlack.message("EvRestart1", CHANNEL, "1700000008.000100", "once only");
+      assertEquals(200, h.deliver(first).statusCode());
+      h.awaitForwarded(1);
+      h.stopBridge();
+
+      h.startEventsApi(UnaryOperator.identity());
+      assertEquals(200, h.deliver(first).statusCode(), "Slack retries what the stopped bridge had taken");
+      assertEquals(200, h.deliver(FakeSlack.message("EvRestart2", CHANNEL, "1700000009.000100", "new one")).statusCode());
+      h.awaitForwarded(2); // deliveries are handled in order: the repeat was judged before this one
+      assertEquals(List.of("once only", "new one"),
+          h.forwarded().stream().map(f -> ((Payload.UserMessage) f.payloadView()).text()).toList());
+    }
+  }
+
+  @Test
   void rateLimited_postMessage_waitsForRetryAfter_andLosesNothing_andImagesUseTheExternalUpload() throws Exception {
     try (SlackHarness h = new SlackHarness(dir).withAgent()) {
       h.slack.rateLimit("chat.postMessage", 1);

@@ -2,6 +2,7 @@ package dev.tether.whatsapp;
 
 import dev.tether.api.Limits;
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.ChatListener;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
@@ -159,6 +160,7 @@ public final class WhatsAppBridge implements AutoCloseable {
     private AttachmentClient attachments;
     private HttpClient httpClient;
     private Clock clock = Clock.systemUTC();
+    private ChatListener listener = ChatListener.NONE;
 
     private Builder() {}
 
@@ -299,6 +301,12 @@ public final class WhatsAppBridge implements AutoCloseable {
       return this;
     }
 
+    /** Told what the bridge receives, forwards and sends, for meters; default {@link ChatListener#NONE}. */
+    public Builder listener(ChatListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
@@ -318,7 +326,7 @@ public final class WhatsAppBridge implements AutoCloseable {
       HttpClient http = httpClient != null ? httpClient
           : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
       WhatsAppConfig config = new WhatsAppConfig(new BridgeHost(client, instance, limits, pollWait), phoneNumberId, allowedNumbers,
-          stateDir, lazy, mediaTtl, maxMediaRefs, inlineImageMaxBytes, maxDownloadBytes, retryInitial, retryMax, attachments, clock);
+          stateDir, lazy, mediaTtl, maxMediaRefs, inlineImageMaxBytes, maxDownloadBytes, retryInitial, retryMax, attachments, clock, listener);
       return new WhatsAppBridge(config, new GraphApi(graphUrl, accessToken, phoneNumberId, http, requestTimeout), webhook, verifyToken,
           appSecret);
     }

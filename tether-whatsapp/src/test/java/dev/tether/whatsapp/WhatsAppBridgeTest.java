@@ -19,6 +19,7 @@ import dev.tether.media.MediaFrames;
 import dev.tether.media.MediaItem;
 import dev.tether.media.MediaKind;
 import dev.tether.whatsapp.testing.FakeGraph;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -73,6 +74,25 @@ class WhatsAppBridgeTest {
       assertEquals(1, h.forwarded().size());
       assertEquals("genuine", ((Payload.UserMessage) h.forwarded().get(0).payloadView()).text());
       assertEquals(new SessionKey("whatsapp", CUSTOMER), h.forwarded().get(0).session().orElseThrow());
+    }
+  }
+
+  @Test
+  void aRedeliveryAfterABridgeRestart_isStillADuplicate_theIdsAreInTheStateDir() throws Exception {
+    try (WhatsAppHarness h = new WhatsAppHarness(dir)) {
+      h.start(UnaryOperator.identity());
+      var first = FakeGraph.delivery(CUSTOMER, "wamid.before-restart", FakeGraph.text("once only"));
+      assertEquals(200, h.deliver(first).statusCode());
+      h.awaitForwarded(1);
+      h.stopBridge();
+      assertTrue(Files.readString(h.stateDir.resolve("seen-ids")).contains("wamid.before-restart"));
+
+      h.start(UnaryOperator.identity());
+      assertEquals(200, h.deliver(first).statusCode(), "WhatsApp redelivers what the stopped bridge had taken");
+      assertEquals(200, h.deliver(FakeGraph.delivery(CUSTOMER, "wamid.after-restart", FakeGraph.text("new one"))).statusCode());
+      h.awaitForwarded(2); // deliveries are handled in order: the repeat was judged before this one
+      assertEquals(List.of("once only", "new one"),
+          h.forwarded().stream().map(f -> ((Payload.UserMessage) f.payloadView()).text()).toList());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.tether.slack.internal;
 
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.ChatListener;
 import dev.tether.client.AttachmentClient;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,6 +26,7 @@ import java.util.Set;
  * @param retryMax the longest backoff
  * @param attachments where eager non-image files are stored as session attachments; null: a notice
  * @param clock the registry's clock
+ * @param listener told what the bridge receives, forwards and sends (meters)
  */
 public record SlackConfig(
     BridgeHost host,
@@ -41,7 +43,8 @@ public record SlackConfig(
     Duration retryInitial,
     Duration retryMax,
     AttachmentClient attachments,
-    Clock clock) {
+    Clock clock,
+    ChatListener listener) {
   public SlackConfig {
     allowedChannels = Set.copyOf(allowedChannels);
   }

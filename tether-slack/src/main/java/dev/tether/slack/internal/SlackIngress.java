@@ -11,6 +11,7 @@ import dev.tether.api.User;
 import dev.tether.chat.ChatLog;
 import dev.tether.chat.ChatMediaStore;
 import dev.tether.chat.HostForwarder;
+import dev.tether.chat.SeenIds;
 import dev.tether.client.AttachmentInfo;
 import dev.tether.images.ByteSizes;
 import dev.tether.images.Images;
@@ -46,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Runs on the one thread that takes deliveries from the receivers; not thread-safe.
  */
 final class SlackIngress {
-  private static final int MAX_REMEMBERED = 10_000;
+  /** How many delivery ids are remembered across restarts ({@link SeenIds}). */
+  static final int MAX_REMEMBERED = 10_000;
   private static final long HOST_TIMEOUT_SECONDS = 120;
 
   private final SlackConfig config;
@@ -54,10 +56,11 @@ final class SlackIngress {
   private final ChatMediaStore media;
   private final HostForwarder forwarder;
   private final ChatLog log;
-  private final Map<String, Boolean> seen = bounded();
+  private final SeenIds seen;
   private final Map<String, Boolean> refused = bounded();
 
-  SlackIngress(SlackConfig config, SlackApi api, ChatMediaStore media, HostForwarder forwarder, ChatLog log) {
+  SlackIngress(SlackConfig config, SlackApi api, ChatMediaStore media, HostForwarder forwarder, SeenIds seen, ChatLog log) {
+    this.seen = Objects.requireNonNull(seen, "seen");
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.media = Objects.requireNonNull(media, "media");
@@ -67,6 +70,7 @@ final class SlackIngress {
 
   /** Handles one message event. */
   void handle(SlackEvent e) throws IOException {
+    config.listener().received(1);
     if (!config.allowed(e.channel())) {
       if (refused.put(e.channel(), Boolean.TRUE) == null) {
         log.info("ignored messages from Slack conversation " + e.channel() + ": it is not in the allowed channels");
@@ -77,7 +81,7 @@ final class SlackIngress {
       return;
     }
     String key = e.channel() + "/" + e.ts();
-    if ((!e.eventId().isEmpty() && seen.put(e.eventId(), Boolean.TRUE) != null) | seen.put(key, Boolean.TRUE) != null) {
+    if ((!e.eventId().isEmpty() && !seen.firstTime("event:" + e.eventId())) | !seen.firstTime("message:" + key)) {
       log.info("skipped a repeated delivery of message " + e.ts() + " in " + e.channel());
       return;
     }
@@ -129,6 +133,9 @@ final class SlackIngress {
     Optional<User> user = e.user().isEmpty() ? Optional.empty() : Optional.of(new User(e.user(), e.user()));
     Frame frame = Frame.of(session, "slack-" + e.channel() + "-" + e.ts(), new Payload.UserMessage(all, images, user, extra));
     Optional<TetherException> hostRefused = forwarder.forward(frame, chat);
+    if (hostRefused.isEmpty()) {
+      config.listener().forwarded();
+    }
     if (hostRefused.isPresent()) {
       try {
         api.postMessage(chat.channel(), chat.threadTs(), "The agent's host did not accept this message: " + hostRefused.get().getMessage());

@@ -10,6 +10,7 @@ import dev.tether.chat.ChatStopper;
 import dev.tether.chat.HostForwarder;
 import dev.tether.chat.LiveDrafts;
 import dev.tether.chat.MediaFetchAnswers;
+import dev.tether.chat.SeenIds;
 import dev.tether.chat.StateDirectory;
 import dev.tether.chat.StateFile;
 import dev.tether.chat.TypingIndicator;
@@ -68,7 +69,7 @@ public final class SlackRuntime implements AutoCloseable {
     StateDirectory claimed = StateDirectory.claim(config.stateDir(), "Slack bridge");
     ChatLog log = new ChatLog("dev.tether.slack", api::redact);
     ChatStopper stopper = new ChatStopper();
-    ChatRetrier retrier = new ChatRetrier(config.retryInitial(), config.retryMax(), log, stopper);
+    ChatRetrier retrier = new ChatRetrier(config.retryInitial(), config.retryMax(), log, stopper, config.listener());
     ChatMediaStore media = null;
     ScheduledExecutorService scheduler = null;
     EventsEndpoint endpoint = null;
@@ -89,7 +90,8 @@ public final class SlackRuntime implements AutoCloseable {
       MediaFetchAnswers<SlackChat> fetches = new MediaFetchAnswers<>(config.host(), sessions, media.registry(), media.fetcher(), log);
       AnswerDelivery<SlackChat> out = new AnswerDelivery<>(config.host(), sessions, sender, retrier, log, egressState, typing, drafts,
           fetches::handle);
-      SlackIngress in = new SlackIngress(config, api, media, new HostForwarder(config.host(), retrier, log), log);
+      SeenIds seen = SeenIds.open(claimed.resolve("seen-ids"), SlackIngress.MAX_REMEMBERED);
+      SlackIngress in = new SlackIngress(config, api, media, new HostForwarder(config.host(), retrier, log), seen, log);
       BlockingQueue<JsonNode> queue = new ArrayBlockingQueue<>(QUEUE);
       AtomicLong received = new AtomicLong();
       java.util.function.Consumer<JsonNode> sink = node -> {

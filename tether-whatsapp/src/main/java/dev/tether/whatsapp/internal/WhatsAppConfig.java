@@ -1,6 +1,7 @@
 package dev.tether.whatsapp.internal;
 
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.ChatListener;
 import dev.tether.client.AttachmentClient;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,6 +24,7 @@ import java.util.Set;
  * @param retryMax the longest backoff
  * @param attachments where eager non-image media is stored as session attachments; null: a notice
  * @param clock the registry's clock
+ * @param listener told what the bridge receives, forwards and sends (meters)
  */
 public record WhatsAppConfig(
     BridgeHost host,
@@ -37,7 +39,8 @@ public record WhatsAppConfig(
     Duration retryInitial,
     Duration retryMax,
     AttachmentClient attachments,
-    Clock clock) {
+    Clock clock,
+    ChatListener listener) {
   public WhatsAppConfig {
     allowedNumbers = Set.copyOf(allowedNumbers);
   }

@@ -11,6 +11,7 @@ import dev.tether.api.User;
 import dev.tether.chat.ChatLog;
 import dev.tether.chat.ChatMediaStore;
 import dev.tether.chat.HostForwarder;
+import dev.tether.chat.SeenIds;
 import dev.tether.client.AttachmentInfo;
 import dev.tether.images.Images;
 import dev.tether.media.MediaFrames;
@@ -42,7 +43,8 @@ import java.util.concurrent.TimeUnit;
  * refused with a line saying so. Runs on one thread; not thread-safe.
  */
 final class WhatsAppIngress {
-  private static final int MAX_REMEMBERED = 10_000;
+  /** How many delivery ids are remembered across restarts ({@link SeenIds}). */
+  static final int MAX_REMEMBERED = 10_000;
   private static final long HOST_TIMEOUT_SECONDS = 120;
 
   private final WhatsAppConfig config;
@@ -50,10 +52,11 @@ final class WhatsAppIngress {
   private final ChatMediaStore media;
   private final HostForwarder forwarder;
   private final ChatLog log;
-  private final Map<String, Boolean> seen = bounded();
+  private final SeenIds seen;
   private final Map<String, Boolean> refused = bounded();
 
-  WhatsAppIngress(WhatsAppConfig config, GraphApi api, ChatMediaStore media, HostForwarder forwarder, ChatLog log) {
+  WhatsAppIngress(WhatsAppConfig config, GraphApi api, ChatMediaStore media, HostForwarder forwarder, SeenIds seen, ChatLog log) {
+    this.seen = Objects.requireNonNull(seen, "seen");
     this.config = Objects.requireNonNull(config, "config");
     this.api = Objects.requireNonNull(api, "api");
     this.media = Objects.requireNonNull(media, "media");
@@ -62,13 +65,14 @@ final class WhatsAppIngress {
   }
 
   void handle(WhatsAppMessage m) throws IOException {
+    config.listener().received(1);
     if (!config.allowed(m.from()) || !WhatsAppChat.isWaId(m.from())) {
       if (refused.put(m.from(), Boolean.TRUE) == null) {
         log.info("ignored messages from WhatsApp number " + m.from() + ": it is not in the allowed numbers");
       }
       return;
     }
-    if (m.id().isEmpty() || seen.put(m.id(), Boolean.TRUE) != null) {
+    if (m.id().isEmpty() || !seen.firstTime(m.id())) {
       log.info("skipped a repeated delivery of WhatsApp message " + m.id());
       return;
     }
@@ -106,6 +110,9 @@ final class WhatsAppIngress {
     Optional<User> user = Optional.of(new User(m.from(), m.name().isEmpty() ? m.from() : m.name()));
     Frame frame = Frame.of(session, "wa-" + m.id(), new Payload.UserMessage(text, images, user, extra));
     Optional<TetherException> hostRefused = forwarder.forward(frame, chat);
+    if (hostRefused.isEmpty()) {
+      config.listener().forwarded();
+    }
     if (hostRefused.isPresent()) {
       try {
         api.sendText(chat.waId(), "The agent's host did not accept this message: " + hostRefused.get().getMessage());

@@ -9,6 +9,7 @@ import dev.tether.chat.ChatSecret;
 import dev.tether.chat.ChatStopper;
 import dev.tether.chat.HostForwarder;
 import dev.tether.chat.MediaFetchAnswers;
+import dev.tether.chat.SeenIds;
 import dev.tether.chat.StateDirectory;
 import dev.tether.chat.StateFile;
 import dev.tether.chat.TypingIndicator;
@@ -57,7 +58,7 @@ public final class WhatsAppRuntime implements AutoCloseable {
     StateDirectory claimed = StateDirectory.claim(config.stateDir(), "WhatsApp bridge");
     ChatLog log = new ChatLog("dev.tether.whatsapp", text -> verifyToken.redact(appSecret.redact(api.redact(text))));
     ChatStopper stopper = new ChatStopper();
-    ChatRetrier retrier = new ChatRetrier(config.retryInitial(), config.retryMax(), log, stopper);
+    ChatRetrier retrier = new ChatRetrier(config.retryInitial(), config.retryMax(), log, stopper, config.listener());
     ChatMediaStore media = null;
     ScheduledExecutorService scheduler = null;
     try {
@@ -77,7 +78,8 @@ public final class WhatsAppRuntime implements AutoCloseable {
       MediaFetchAnswers<WhatsAppChat> fetches = new MediaFetchAnswers<>(config.host(), sessions, media.registry(), media.fetcher(), log);
       AnswerDelivery<WhatsAppChat> out = new AnswerDelivery<>(config.host(), sessions, sender, retrier, log, egressState, typing, null,
           fetches::handle);
-      WhatsAppIngress in = new WhatsAppIngress(config, api, media, new HostForwarder(config.host(), retrier, log), log);
+      SeenIds seen = SeenIds.open(claimed.resolve("seen-ids"), WhatsAppIngress.MAX_REMEMBERED);
+      WhatsAppIngress in = new WhatsAppIngress(config, api, media, new HostForwarder(config.host(), retrier, log), seen, log);
       BlockingQueue<JsonNode> queue = new ArrayBlockingQueue<>(QUEUE);
       AtomicLong received = new AtomicLong();
       WebhookEndpoint endpoint = WebhookEndpoint.start(listen, verifyToken, new WebhookSignature(appSecret), node -> {

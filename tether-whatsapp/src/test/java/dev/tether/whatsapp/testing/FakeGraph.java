@@ -40,6 +40,7 @@ public final class FakeGraph implements AutoCloseable {
   private final Set<String> expiredOnce = ConcurrentHashMap.newKeySet();
   private final Set<String> outsideWindow = ConcurrentHashMap.newKeySet();
   private final AtomicInteger rateLimited = new AtomicInteger();
+  private final AtomicInteger throttled = new AtomicInteger();
   private final AtomicInteger ids = new AtomicInteger(1000);
 
   public FakeGraph() throws IOException {
@@ -71,6 +72,11 @@ public final class FakeGraph implements AutoCloseable {
   /** The next {@code n} sends answer 429 with Graph's rate-limit error 130429. */
   public void rateLimitSends(int n) {
     rateLimited.set(n);
+  }
+
+  /** How many sends were answered 429. */
+  public int throttledSends() {
+    return throttled.get();
   }
 
   public List<String> downloads() {
@@ -122,6 +128,7 @@ public final class FakeGraph implements AutoCloseable {
       } else if (path.equals(PHONE_NUMBER_ID + "/messages")) {
         JsonNode message = JSON.readTree(body);
         if (rateLimited.getAndDecrement() > 0) {
+          throttled.incrementAndGet();
           error(ex, 429, 130429, "Rate limit hit");
           return;
         }
