@@ -1,6 +1,6 @@
 package dev.tether.chat;
 
-import dev.tether.api.internal.PrivateFiles;
+import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
