@@ -70,6 +70,11 @@ class SharedTokensTest {
         assertTrue(elapsedMs(revoked) < 1_500, "within about a second: " + elapsedMs(revoked) + " ms");
         assertEquals(401, send(onA, "GET", "/v1/instances/vm1/tether/poll", null, token).statusCode(), "refused on A");
 
+        for (String hostile : new String[] {"%3E", "tok-*", "a.b", "x".repeat(300), "tok-nosuch"}) {
+          assertEquals(404, send(onB, "DELETE", "/v1/tokens/" + hostile, null, HOST_TOKEN).statusCode(), hostile);
+        }
+        assertEquals(401, send(onB, "GET", "/v1/instances/vm1/tether/poll", null, "tti_" + "A".repeat(43)).statusCode());
+
         String kept = mint(onB, "vm1").get("token").asText();
         a.close();
         a = start(nats, "a");

@@ -152,17 +152,23 @@ public final class JetStreamTokens implements AutoCloseable {
     remember(token);
   }
 
-  /** Removes the token {@code id} on every host; false when this host knew no such token. */
+  /**
+   * Removes the token {@code id} on every host; false when there is none (a token another host
+   * minted a moment ago, not yet seen through the watch, is looked up in the bucket).
+   */
   public boolean remove(String id) {
-    Token known = byId.get(id);
-    if (known == null) {
+    if (!ID.matcher(id).matches()) {
       return false;
     }
     try {
+      if (!byId.containsKey(id)) {
+        KeyValueEntry e = kv.get(id);
+        if (e == null || e.getOperation() != KeyValueOperation.PUT) {
+          return false;
+        }
+      }
       kv.purge(id);
     } catch (IOException | JetStreamApiException e) {
-      throw unavailable("revoke a token", e);
-    } catch (RuntimeException e) {
       throw unavailable("revoke a token", e);
     }
     forget(id);
