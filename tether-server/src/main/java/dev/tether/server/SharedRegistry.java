@@ -47,4 +47,12 @@ public interface SharedRegistry {
   long watermark(String id, String channel);
 
   void setWatermark(String id, String channel, long seq);
+
+  /**
+   * The instance tokens every server sharing this registry sees, or empty when each server keeps
+   * its own (the default).
+   */
+  default Optional<SharedTokens> tokens() {
+    return Optional.empty();
+  }
 }

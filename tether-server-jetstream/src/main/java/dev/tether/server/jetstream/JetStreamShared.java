@@ -3,9 +3,11 @@ package dev.tether.server.jetstream;
 import dev.tether.server.SharedBlobs;
 import dev.tether.server.SharedRegistry;
 import dev.tether.server.SharedStorage;
+import dev.tether.server.SharedTokens;
 import dev.tether.sessions.BlobKey;
 import dev.tether.store.jetstream.JetStreamRegistry;
 import dev.tether.store.jetstream.JetStreamTetherStore;
+import dev.tether.store.jetstream.JetStreamTokens;
 import dev.tether.store.jetstream.RegisteredInstance;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
@@ -17,7 +19,8 @@ import java.util.Optional;
 
 /**
  * What {@code serve --nats} shares with every other host on the same NATS servers: the registry
- * and watermarks ({@link JetStreamRegistry}, a KV bucket) and the blobs (the store's Object Store,
+ * and watermarks ({@link JetStreamRegistry}, a KV bucket), the instance tokens' hashes
+ * ({@link JetStreamTokens}, another) and the blobs (the store's Object Store,
  * where it also offloads images). The server's two SPIs over the two JetStream types; the mapping
  * only, no state of its own.
  *
@@ -35,10 +38,14 @@ import java.util.Optional;
 public final class JetStreamShared implements SharedRegistry, SharedBlobs, SharedStorage.Opened {
   private final JetStreamRegistry registry;
   private final JetStreamTetherStore store;
+  private final JetStreamTokens tokens;
+  private final SharedTokens sharedTokens;
 
-  private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store) {
+  private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store, JetStreamTokens tokens) {
     this.registry = registry;
     this.store = store;
+    this.tokens = tokens;
+    this.sharedTokens = new JetStreamSharedTokens(tokens);
   }
 
   /**
@@ -71,7 +78,13 @@ public final class JetStreamShared implements SharedRegistry, SharedBlobs, Share
 
   /** The registry of {@code store}'s instances (its connection, prefix and replicas). */
   static JetStreamShared open(JetStreamTetherStore store, int maxInstances) throws IOException {
-    return new JetStreamShared(JetStreamRegistry.builder().store(store).maxInstances(maxInstances).open(), store);
+    JetStreamRegistry registry = JetStreamRegistry.builder().store(store).maxInstances(maxInstances).open();
+    try {
+      return new JetStreamShared(registry, store, JetStreamTokens.open(store));
+    } catch (IOException | RuntimeException e) {
+      registry.close();
+      throw e;
+    }
   }
 
   @Override
@@ -105,6 +118,12 @@ public final class JetStreamShared implements SharedRegistry, SharedBlobs, Share
     registry.setWatermark(id, channel, seq);
   }
 
+  /** The instance tokens, in their own KV bucket ({@link JetStreamTokens}). */
+  @Override
+  public Optional<SharedTokens> tokens() {
+    return Optional.of(sharedTokens);
+  }
+
   @Override
   public Optional<byte[]> read(String instance, String key) throws IOException {
     try {
@@ -136,6 +155,7 @@ public final class JetStreamShared implements SharedRegistry, SharedBlobs, Share
 
   @Override
   public void close() {
+    tokens.close();
     registry.close();
   }
 

@@ -2,6 +2,7 @@ package dev.tether.server.internal;
 
 import dev.tether.client.HostAddress;
 import dev.tether.images.FrameValidator;
+import dev.tether.server.SharedTokens;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
+import java.util.Optional;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -258,8 +260,12 @@ public final class Daemon implements AutoCloseable {
       StartupRetry.untilReady("registering instance " + name, STARTUP_WAIT,
           () -> registry.put(InstanceRegistry.requireId(name), null));
     }
-    InstanceTokens tokens = InstanceTokens.open(settings.registryFile() == null ? null
-        : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
+    Optional<SharedTokens> sharedTokens = settings.sharedRegistry() == null
+        ? Optional.empty() : settings.sharedRegistry().tokens();
+    InstanceTokens tokens = sharedTokens.isPresent()
+        ? InstanceTokens.shared(sharedTokens.get(), id -> registry.find(id).map(InstanceRegistry.Entry::createdAt))
+        : InstanceTokens.open(settings.registryFile() == null ? null
+            : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
         settings.listener(), settings.attachmentsDir(), settings.localSocket(), settings.mounts());

@@ -108,6 +108,7 @@ final class TetherHandler extends Handler.Abstract {
         : AttachmentStore.inDirectory(attachmentsDir, AttachmentStore.DEFAULT_MAX_BYTES);
     this.tokens = instanceTokens;
     this.grants = new Grants(instanceTokens::live, id -> registry.find(id).isPresent());
+    instanceTokens.onRemoved(grants::revoked); // a revocation on another server ends this one's waits and streams too
     this.tokenRoutes = new TokenRoutes(instanceTokens, registry, grants);
     this.ingressBudget = new ByteBudget(bounds.ingressBytes());
     this.egressBudget = new ByteBudget(bounds.egressBytes());
