@@ -136,6 +136,8 @@ public final class Daemon implements AutoCloseable {
       server.addConnector(localConnector);
       handler.ownerSocket(localConnector);
     }
+    // The largest body any route takes: an unread rest up to it is drained, beyond it the connection closes.
+    long drainCap = validator.limits().maxFrameBytes();
     Handler api = handler;
     if (!mounts.isEmpty()) {
       java.util.List<MountRouter.Mount> built = new java.util.ArrayList<>();
@@ -147,7 +149,7 @@ public final class Daemon implements AutoCloseable {
     }
     if (console == null) {
       consoleConnector = null;
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(api, listener, null)));
+      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(api, listener, null), drainCap)));
     } else {
       consoleConnector = new ServerConnector(server, http);
       consoleConnector.setName("console");
@@ -157,8 +159,8 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.addEventListener(heads);
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
-      server.setHandler(new GracefulHandler(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
-          listener, consoleConnector)));
+      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
+          listener, consoleConnector), drainCap)));
     }
     server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
     server.setErrorHandler(new JsonErrorHandler());
