@@ -2,7 +2,7 @@ package dev.tether.cli;
 
 import dev.tether.server.SharedBlobs;
 import dev.tether.server.SharedRegistry;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.store.jetstream.JetStreamRegistry;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import dev.tether.store.jetstream.RegisteredInstance;

@@ -10,7 +10,7 @@ import dev.tether.api.Image;
 import dev.tether.api.ImageRefs;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.store.BlobSource;
 import dev.tether.store.MemoryTetherStore;

@@ -6,7 +6,7 @@ import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
 import dev.tether.server.SharedBlobs;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.images.Images;
 import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.sessions.UnsafeFileException;
