@@ -1,35 +1,30 @@
 package dev.tether.cli;
 
-import dev.tether.server.SharedBlobs;
 import dev.tether.server.SharedRegistry;
-import dev.tether.api.blobs.BlobKey;
 import dev.tether.store.jetstream.JetStreamRegistry;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import dev.tether.store.jetstream.RegisteredInstance;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What {@code serve --nats} shares with every other host on the same NATS servers: the registry
- * and watermarks ({@link JetStreamRegistry}, a KV bucket) and the blobs (the store's Object Store,
- * where it also offloads images). The server's two SPIs over the two JetStream types; the mapping
- * only, no state of its own.
+ * and watermarks ({@link JetStreamRegistry}, a KV bucket). The blobs are shared through
+ * {@link JetStreamTetherStore#hostBlobs} (the store's Object Store, where it also offloads images).
+ * The server's registry SPI over the JetStream type; the mapping only, no state of its own.
  */
-final class JetStreamShared implements SharedRegistry, SharedBlobs, AutoCloseable {
+final class JetStreamShared implements SharedRegistry, AutoCloseable {
   private final JetStreamRegistry registry;
-  private final JetStreamTetherStore store;
 
-  private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store) {
+  private JetStreamShared(JetStreamRegistry registry) {
     this.registry = registry;
-    this.store = store;
   }
 
   /** The registry of {@code store}'s instances (its connection, prefix and replicas). */
   static JetStreamShared open(JetStreamTetherStore store, int maxInstances) throws IOException {
-    return new JetStreamShared(JetStreamRegistry.builder().store(store).maxInstances(maxInstances).open(), store);
+    return new JetStreamShared(JetStreamRegistry.builder().store(store).maxInstances(maxInstances).open());
   }
 
   @Override
@@ -61,20 +56,6 @@ final class JetStreamShared implements SharedRegistry, SharedBlobs, AutoCloseabl
   @Override
   public void setWatermark(String id, String channel, long seq) {
     registry.setWatermark(id, channel, seq);
-  }
-
-  @Override
-  public Optional<byte[]> read(String instance, String key) throws IOException {
-    try {
-      return Optional.of(store.readBlob(instance, BlobKey.of(key)));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    }
-  }
-
-  @Override
-  public void put(String instance, String key, byte[] bytes) throws IOException {
-    store.putBlob(instance, BlobKey.of(key), bytes);
   }
 
   @Override

@@ -198,7 +198,7 @@ final class ServeCommand implements Callable<Integer> {
       if (store instanceof JetStreamTetherStore js) {
         // Every host on the same servers shares the registry, watermarks and blobs.
         shared = JetStreamShared.open(js, budget.maxInstances());
-        builder.sharedRegistry(shared).sharedBlobs(shared);
+        builder.sharedRegistry(shared).sharedBlobs(js::hostBlobs);
       }
       if (store != null) {
         builder.store(store);

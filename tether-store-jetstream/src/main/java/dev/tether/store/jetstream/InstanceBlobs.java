@@ -132,7 +132,7 @@ final class InstanceBlobs {
   }
 
   /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
-  private ObjectStoreBlobStore existing(String instance) throws IOException {
+  ObjectStoreBlobStore existing(String instance) throws IOException {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
     ObjectStoreBlobStore cached = buckets.get(instance);

@@ -407,6 +407,17 @@ public final class JetStreamTetherStore implements TetherStore {
     return blobs.bucket(instance);
   }
 
+  /**
+   * {@code instance}'s blobs as every host on the same NATS servers shares them, for a server's
+   * {@code sharedBlobs}: {@code get} and {@code exists} are {@link #readBlob} and {@link #hasBlob}
+   * (they never create the bucket), {@code put} of bytes is {@link #putBlob(String, byte[], MediaType)};
+   * the rest goes to the bucket. JetStream not answering is a {@link StoreUnavailableException}.
+   */
+  public BlobStore hostBlobs(String instance) {
+    TetherStore.requireInstance(instance);
+    return new HostBlobStore(blobs, instance);
+  }
+
   // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so
   // that a blob stored on one host is served and accepted by every host.
 
