@@ -15,12 +15,12 @@ import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.api.testing.TestImages;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Base64;
@@ -171,7 +171,7 @@ class StoreTetherClientTest {
   }
 
   @Test
-  void poll_withABlobSource_returnsStoredRefsInline_andAMissingBlobAsTheRef(@TempDir Path blobs) throws Exception {
+  void poll_withABlobStore_returnsStoredRefsInline_andAMissingBlobAsTheRef(@TempDir Path blobs) throws Exception {
     byte[] png = TestImages.png(64);
     Image inline = new Image(MediaType.PNG, Base64.getEncoder().encodeToString(png));
     Frame withRef = ImageRefs.toRefs(Frames.assistantDone(SESSION, "m", "look", List.of(inline)), (bytes, type) -> {
@@ -182,14 +182,8 @@ class StoreTetherClientTest {
     store.append(VM, withRef);
     Frame gone = ImageRefs.toRefs(Frames.assistantDone(SESSION, "m", "gone", List.of(inline)), (bytes, type) -> "ab".repeat(32) + ".png");
     store.append(VM, gone);
-    BlobSource directory = (instance, ref) -> {
-      Path file = blobs.resolve(ref.key());
-      if (!Files.exists(file)) {
-        throw new NoSuchFileException(file.toString());
-      }
-      return Files.readAllBytes(file);
-    };
-    StoreTetherClient resolving = StoreTetherClient.builder(store).blobs(directory).build();
+    BlobStore directory = new DirectoryBlobStore(blobs);
+    StoreTetherClient resolving = StoreTetherClient.builder(store).blobs(instance -> directory).build();
 
     FramePage page = resolving.poll(VM, PollRequest.channel("host", 0, 0)).get();
 

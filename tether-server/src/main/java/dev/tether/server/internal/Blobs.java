@@ -33,6 +33,11 @@ final class Blobs {
     this.limits = limits;
   }
 
+  /** {@code entry}'s blobs as a {@link BlobStore} (see {@link InstanceBlobStore}). */
+  BlobStore of(InstanceRegistry.Entry entry) {
+    return new InstanceBlobStore(this, entry, limits.maxImageBytes());
+  }
+
   /** Whether several servers share these blobs (their instances live in NATS). */
   boolean shared() {
     return shared != null;
