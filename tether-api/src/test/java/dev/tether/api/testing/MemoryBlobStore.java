@@ -1,4 +1,4 @@
-package dev.tether.store;
+package dev.tether.api.testing;
 
 import dev.tether.api.MediaType;
 import dev.tether.api.blobs.BlobCorruptedException;
@@ -8,27 +8,24 @@ import dev.tether.api.blobs.BlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
- * A plain directory of blob files as a {@link BlobStore}, for tests of modules that do not depend
- * on tether-sessions' {@code FileBlobStore}: reads verify the hash, as the contract says; no GC.
+ * A {@link BlobStore} in a map, for tests of modules without tether-sessions' {@code FileBlobStore}:
+ * reads verify the bytes against the key, as the contract says; {@link #corrupt} replaces a blob's
+ * bytes behind the store's back; no image checks, no GC. Thread-safe.
  */
-final class DirectoryBlobStore implements BlobStore {
-  private final Path dir;
-
-  DirectoryBlobStore(Path dir) {
-    this.dir = dir;
-  }
+public final class MemoryBlobStore implements BlobStore {
+  private final Map<BlobKey, byte[]> blobs = new ConcurrentHashMap<>();
 
   @Override
-  public BlobKey put(byte[] bytes, MediaType mediaType) throws IOException {
+  public BlobKey put(byte[] bytes, MediaType mediaType) {
     BlobKey key = BlobKey.forContent(bytes, mediaType);
-    Files.write(dir.resolve(key.fileName()), bytes);
+    blobs.put(key, bytes.clone());
     return key;
   }
 
@@ -39,11 +36,14 @@ final class DirectoryBlobStore implements BlobStore {
 
   @Override
   public byte[] get(BlobKey key) throws IOException {
-    byte[] bytes = Files.readAllBytes(dir.resolve(key.fileName()));
+    byte[] bytes = blobs.get(key);
+    if (bytes == null) {
+      throw new NoSuchFileException(key.fileName());
+    }
     if (!key.matches(BlobKey.sha256().digest(bytes))) {
       throw new BlobCorruptedException(key, "the bytes do not hash to the key");
     }
-    return bytes;
+    return bytes.clone();
   }
 
   @Override
@@ -53,16 +53,21 @@ final class DirectoryBlobStore implements BlobStore {
 
   @Override
   public boolean exists(BlobKey key) {
-    return Files.isRegularFile(dir.resolve(key.fileName()));
+    return blobs.containsKey(key);
   }
 
   @Override
-  public boolean delete(BlobKey key) throws IOException {
-    return Files.deleteIfExists(dir.resolve(key.fileName()));
+  public boolean delete(BlobKey key) {
+    return blobs.remove(key) != null;
   }
 
   @Override
   public BlobGcResult collectGarbage(Predicate<BlobKey> isReferenced, Duration gracePeriod) {
     throw new UnsupportedOperationException("no GC in the test store");
+  }
+
+  /** Replaces the bytes of blob {@code key}, as a corrupt disk would. */
+  public void corrupt(BlobKey key, byte[] bytes) {
+    blobs.put(key, bytes.clone());
   }
 }
