@@ -6,6 +6,7 @@ module dev.tether.api {
   requires transitive com.fasterxml.jackson.core;
 
   exports dev.tether.api;
+  exports dev.tether.api.blobs;
   exports dev.tether.api.files;
   exports dev.tether.api.json;
   // Raw access to payload bytes, for the three modules that must share them without a copy: the

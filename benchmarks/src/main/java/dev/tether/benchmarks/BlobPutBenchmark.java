@@ -1,7 +1,7 @@
 package dev.tether.benchmarks;
 
 import dev.tether.api.MediaType;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.FileBlobStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;

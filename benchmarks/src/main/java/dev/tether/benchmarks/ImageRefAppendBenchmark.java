@@ -7,7 +7,7 @@ import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.images.FrameValidator;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.Retention;

@@ -3,7 +3,7 @@ package dev.tether.benchmarks;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionLog;
 import dev.tether.sessions.SessionPart;

@@ -3,6 +3,8 @@ package dev.tether.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +25,8 @@ import java.util.regex.Pattern;
  *
  * <p>An image object carries exactly one of {@code data} and {@code blob}. Consumers that need the
  * bytes (model adapters, MCP results, the demo agent) call {@link #inline} with a
- * {@link BlobReader} first; producers that keep their ring small call {@link #toRefs} with a
- * {@link BlobWriter}. Both rewrite only the {@code images} array of the payload and copy every
+ * {@link BlobReader} first ({@link #reader} reads from a {@link BlobStore}); producers that keep
+ * their ring small call {@link #toRefs} with a {@link BlobWriter}. Both rewrite only the {@code images} array of the payload and copy every
  * other field's JSON as it was; a rewritten image object holds exactly the canonical fields.
  *
  * <p>Keys are checked against {@link #KEY} before a reader or writer sees them, so a reader can
@@ -62,6 +64,25 @@ public final class ImageRefs {
   }
 
   private ImageRefs() {}
+
+  /**
+   * A reader of {@code blobs}: the blob a ref names, read by key (so verified against it, as the
+   * store's contract says), and refused with {@code INVALID_BLOB_REF} naming the image when its
+   * size is not the size the ref declares. A missing blob stays a {@link NoSuchFileException}.
+   * The bytes are not otherwise checked: pass the inlined frame through the validator.
+   */
+  public static BlobReader reader(BlobStore blobs) {
+    Objects.requireNonNull(blobs, "blobs");
+    return ref -> {
+      byte[] bytes = blobs.get(BlobKey.of(ref.key()));
+      if (ref.size() >= 0 && ref.size() != bytes.length) {
+        int i = ref.index();
+        throw TetherException.forImage(ErrorCode.INVALID_BLOB_REF, i, "image " + i + " declares size " + ref.size()
+            + " but blob " + ref.key() + " is " + bytes.length + " bytes");
+      }
+      return bytes;
+    };
+  }
 
   /** The blob key of {@code bytes} stored as {@code mediaType}: their SHA-256 in lowercase hex, a dot, the extension. */
   public static String keyFor(byte[] bytes, MediaType mediaType) {

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.testing.MemoryBlobStore;
+import dev.tether.api.testing.TestImages;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +65,30 @@ class ImageRefsTest {
     });
     assertEquals("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + KEY + "\",\"size\":8}]}", refs.payload().toString());
     assertEquals(f.payload(), ImageRefs.inline(refs, ref -> store.get(ref.key())).payload());
+  }
+
+  @Test
+  void reader_readsByKeyFromABlobStore_checkingTheDeclaredSize_andNamingTheImage() throws Exception {
+    MemoryBlobStore blobs = new MemoryBlobStore();
+    byte[] png = TestImages.png(16);
+    String key = blobs.put(png, MediaType.PNG).fileName();
+    String image = "{\"media_type\":\"image/png\",\"blob\":\"" + key + "\"";
+    Frame f = frame("{\"text\":\"t\",\"images\":[" + image + ",\"size\":" + png.length + "}]}");
+    assertEquals(Base64.getEncoder().encodeToString(png),
+        ((Payload.AssistantDone) ImageRefs.inline(f, ImageRefs.reader(blobs)).payloadView()).images().get(0).data());
+
+    Frame lying = frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"iVBORw0KGgo=\"}," + image
+        + ",\"size\":" + (png.length + 1) + "}]}");
+    TetherException e = assertThrows(TetherException.class, () -> ImageRefs.inline(lying, ImageRefs.reader(blobs)));
+    assertEquals(ErrorCode.INVALID_BLOB_REF, e.code());
+    assertEquals(1, e.imageIndex().orElseThrow());
+    assertTrue(e.getMessage().startsWith("image 1 declares size"), e.getMessage());
+
+    blobs.corrupt(BlobKey.of(key), TestImages.png(17));
+    assertThrows(BlobCorruptedException.class, () -> ImageRefs.inline(f, ImageRefs.reader(blobs)));
+    Frame missing = frame("{\"text\":\"t\",\"images\":[{\"media_type\":\"image/png\",\"blob\":\"" + KEY + "\"}]}");
+    assertEquals(ErrorCode.BLOB_NOT_FOUND, assertThrows(TetherException.class,
+        () -> ImageRefs.inline(missing, ImageRefs.reader(blobs))).code());
   }
 
   @Test

@@ -64,7 +64,7 @@ class ModuleBoundariesTest {
         import dev.tether.images.FrameValidator;
         import dev.tether.llm.LlmRequest;
         import dev.tether.media.MediaRegistry;
-        import dev.tether.sessions.BlobKey;
+        import dev.tether.sessions.FileBlobStore;
         import dev.tether.store.MemoryTetherStore;
         import dev.tether.store.sqlite.DurableTetherStore;
         import dev.tether.telegram.TelegramBridge;
@@ -85,7 +85,7 @@ class ModuleBoundariesTest {
           // tether-mcp requires the MCP SDK transitively: its types are usable without requiring it.
           io.modelcontextprotocol.server.McpAsyncServer server;
           Object[] all = {Frame.class, TetherClient.class, FrameValidator.class, LlmRequest.class,
-              MediaRegistry.class, BlobKey.class, MemoryTetherStore.class, DurableTetherStore.class,
+              MediaRegistry.class, FileBlobStore.class, MemoryTetherStore.class, DurableTetherStore.class,
               TelegramBridge.class, CovenAgent.class, JetStreamTetherStore.class, TetherServer.class,
               HostAddress.class, HttpTetherClient.class, TetherMcpServer.class, TetherMeters.class,
               ChatSecret.class, SlackBridge.class, WhatsAppBridge.class};
@@ -153,7 +153,7 @@ class ModuleBoundariesTest {
   private static String modulePath() {
     List<String> entries = new ArrayList<>();
     for (Class<?> inModule : List.of(dev.tether.api.Frame.class, dev.tether.images.FrameValidator.class,
-        dev.tether.client.TetherClient.class, dev.tether.sessions.BlobKey.class,
+        dev.tether.client.TetherClient.class, dev.tether.sessions.FileBlobStore.class,
         dev.tether.media.MediaRegistry.class, dev.tether.llm.LlmRequest.class, dev.tether.store.TetherStore.class,
         dev.tether.store.sqlite.DurableTetherStore.class, dev.tether.telegram.TelegramBridge.class,
         dev.tether.coven.CovenAgent.class, dev.tether.store.jetstream.JetStreamTetherStore.class,

@@ -2,8 +2,8 @@ package dev.tether.langchain4j;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
-import dev.tether.sessions.BlobKey;
-import dev.tether.sessions.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

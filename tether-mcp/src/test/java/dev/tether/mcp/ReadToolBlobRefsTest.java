@@ -10,9 +10,8 @@ import dev.tether.api.Image;
 import dev.tether.api.ImageRefs;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.FileBlobStore;
-import dev.tether.store.BlobSource;
 import dev.tether.store.MemoryTetherStore;
 import dev.tether.store.StoreTetherClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code tether_read} in-process shows an image whichever form was stored (issue 14): a frame
  * whose image is a {@code {"blob": key}} ref in a real blob directory reads back as MCP image
- * content, through the {@link BlobSource} given to the {@link StoreTetherClient}.
+ * content, through the blob store given to the {@link StoreTetherClient}.
  */
 class ReadToolBlobRefsTest {
   private static final String VM = "vm1";
@@ -51,8 +50,7 @@ class ReadToolBlobRefsTest {
     Frame inline = Frames.assistantDone(SESSION, "host-1", "here it is", List.of(png));
     store.append(VM, ImageRefs.toRefs(inline, (bytes, type) -> blobs.put(bytes, type).fileName()));
     assertTrue(ImageRefs.hasRefs(store.retained(VM).get(0)), "the ring holds the ref, not the bytes");
-    BlobSource source = (instance, ref) -> blobs.get(BlobKey.of(ref.key()));
-    ReadTool tool = new ReadTool(StoreTetherClient.builder(store).blobs(source).build());
+    ReadTool tool = new ReadTool(StoreTetherClient.builder(store).blobs(instance -> blobs).build());
 
     CallToolResult result = tool.call(Map.of("instance", VM, "session_id", "s")).get();
 
@@ -72,8 +70,7 @@ class ReadToolBlobRefsTest {
     store.append(VM, ImageRefs.toRefs(Frames.assistantDone(SESSION, "host-1", "gone", List.of(png)),
         (bytes, type) -> key[0] = blobs.put(bytes, type).fileName()));
     Files.delete(blobs.path(BlobKey.of(key[0])));
-    BlobSource source = (instance, ref) -> blobs.get(BlobKey.of(ref.key()));
-    ReadTool tool = new ReadTool(StoreTetherClient.builder(store).blobs(source).build());
+    ReadTool tool = new ReadTool(StoreTetherClient.builder(store).blobs(instance -> blobs).build());
 
     CallToolResult result = tool.call(Map.of("instance", VM, "session_id", "s")).get();
 

@@ -1,10 +1,12 @@
 package dev.tether.server;
 
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.store.Retention;
 import dev.tether.store.StoreListener;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Storage that several servers share: given to {@link TetherServer.Builder#shared}, it supplies
@@ -48,8 +50,8 @@ public interface SharedStorage {
     /** The instance registry and watermarks every server sees. */
     SharedRegistry registry();
 
-    /** The blobs every server serves and accepts refs to. */
-    SharedBlobs blobs();
+    /** Each instance's blobs, which every server serves and accepts refs to. */
+    Function<String, BlobStore> blobs();
 
     /** Releases what {@link #open} took besides the store; idempotent, throws nothing. */
     @Override

@@ -3,6 +3,7 @@ package dev.tether.server;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.images.FrameValidator;
 import dev.tether.server.internal.Bounds;
 import dev.tether.server.internal.Daemon;
@@ -199,7 +200,7 @@ public final class TetherServer implements AutoCloseable {
     private Duration headerTimeout; // null: the default
     private Duration requestIdleTimeout; // null: the default
     private SharedRegistry sharedRegistry;
-    private SharedBlobs sharedBlobs;
+    private Function<String, BlobStore> sharedBlobs;
     private SharedStorage shared;
     private Path registryFile;
     private FrameValidator validator = FrameValidator.standard();
@@ -391,10 +392,13 @@ public final class TetherServer implements AutoCloseable {
 
     /**
      * Finds and keeps blobs in storage shared with other servers as well as in the instance's
-     * workspace, so every server serves and accepts refs to them. Default: the workspace only.
+     * workspace, so every server serves and accepts refs to them: {@code perInstance} gives the
+     * store of an instance's blobs (for {@code serve --nats}, {@code jetStreamStore::hostBlobs}).
+     * The server checks every byte it reads back (hash, size, signature) as it does a
+     * workspace's. Default: the workspace only.
      */
-    public Builder sharedBlobs(SharedBlobs blobs) {
-      this.sharedBlobs = Objects.requireNonNull(blobs, "blobs");
+    public Builder sharedBlobs(Function<String, BlobStore> perInstance) {
+      this.sharedBlobs = Objects.requireNonNull(perInstance, "perInstance");
       return this;
     }
 

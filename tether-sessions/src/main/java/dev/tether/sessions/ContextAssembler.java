@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobCorruptedException;
 import dev.tether.api.Conversation;
 import dev.tether.api.ImageData;
 import dev.tether.api.Part;

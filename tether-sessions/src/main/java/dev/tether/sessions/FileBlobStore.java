@@ -1,5 +1,9 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobGcResult;
 import dev.tether.api.files.PrivateFiles;
 import dev.tether.images.Images;
 import dev.tether.api.ErrorCode;

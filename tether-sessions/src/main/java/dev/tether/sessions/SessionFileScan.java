@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.Conversation;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.Role;
 import java.time.Instant;
 import java.util.ArrayList;

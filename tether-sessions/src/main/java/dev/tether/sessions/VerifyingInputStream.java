@@ -1,5 +1,7 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobCorruptedException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import static dev.tether.api.testing.QtGens.charsOf;
 import static dev.tether.api.testing.QtGens.strings;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobGcResult;
 import dev.tether.api.testing.TestClock;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.api.Frame;
 import dev.tether.api.Image;
 import dev.tether.api.MediaType;

@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobGcResult;
 import dev.tether.api.MediaType;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,8 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobGcResult;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -211,14 +214,14 @@ class SessionLogTest {
   }
 
   /** A blob store that must never be touched. */
-  static final class NoBlobs implements dev.tether.sessions.BlobStore {
+  static final class NoBlobs implements dev.tether.api.blobs.BlobStore {
     @Override public BlobKey put(byte[] bytes, MediaType mediaType) { throw new AssertionError(); }
     @Override public BlobKey put(java.io.InputStream in, MediaType mediaType) { throw new AssertionError(); }
     @Override public byte[] get(BlobKey key) { throw new AssertionError(); }
     @Override public java.io.InputStream open(BlobKey key) { throw new AssertionError(); }
     @Override public boolean exists(BlobKey key) { throw new AssertionError(); }
     @Override public boolean delete(BlobKey key) { throw new AssertionError(); }
-    @Override public dev.tether.sessions.BlobGcResult collectGarbage(java.util.function.Predicate<BlobKey> r, java.time.Duration g) {
+    @Override public dev.tether.api.blobs.BlobGcResult collectGarbage(java.util.function.Predicate<BlobKey> r, java.time.Duration g) {
       throw new AssertionError();
     }
   }

@@ -1,5 +1,6 @@
 package dev.tether.sessions;
 
+import dev.tether.api.blobs.BlobKey;
 import static dev.tether.api.testing.QtGens.anyOf;
 import static dev.tether.api.testing.QtGens.chars;
 import static dev.tether.api.testing.QtGens.charsOf;

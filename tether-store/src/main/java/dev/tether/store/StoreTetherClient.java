@@ -3,6 +3,7 @@ package dev.tether.store;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.ImageRefs;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.api.MsgIds;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -30,7 +32,7 @@ import java.util.function.Predicate;
  * stored at. A poll is {@link PollRequest} as a {@link FrameQuery}: a null channel or session
  * means any, the limit and types as given, {@code reply_to_msg_id} when set, and a wait of
  * {@code waitMs} (0 answers at once). Cancelling a poll's future removes the store's wait. With a
- * {@link Builder#blobs BlobSource}, every blob ref on a page is made inline (a blob that cannot be
+ * {@link Builder#blobs blob store} per instance, every blob ref on a page is made inline (a blob that cannot be
  * read leaves its frame as stored, so the reader sees a ref it can report).
  *
  * <p>Failures complete the future exceptionally: a {@link TetherException} for a frame the
@@ -42,7 +44,7 @@ public final class StoreTetherClient implements TetherClient {
   private final TetherStore store;
   private final Predicate<String> knownInstances;
   private final FrameValidator validator;
-  private final BlobSource blobs;
+  private final Function<String, BlobStore> blobs;
 
   private StoreTetherClient(Builder b) {
     this.store = b.store;
@@ -133,7 +135,7 @@ public final class StoreTetherClient implements TetherClient {
       if (!ImageRefs.hasRefs(f)) {
         return f;
       }
-      return ImageRefs.inline(f, ref -> blobs.read(instance, ref));
+      return ImageRefs.inline(f, ImageRefs.reader(blobs.apply(instance)));
     } catch (IOException | RuntimeException e) {
       return f; // a blob gone since, or one that fails its checks: the reader gets the ref
     }
@@ -161,7 +163,7 @@ public final class StoreTetherClient implements TetherClient {
     private final TetherStore store;
     private Predicate<String> knownInstances = name -> true;
     private FrameValidator validator = FrameValidator.standard();
-    private BlobSource blobs;
+    private Function<String, BlobStore> blobs;
 
     private Builder(TetherStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -182,9 +184,13 @@ public final class StoreTetherClient implements TetherClient {
       return this;
     }
 
-    /** Where the blob refs of polled frames are read, to return their images inline. Default: none. */
-    public Builder blobs(BlobSource blobs) {
-      this.blobs = Objects.requireNonNull(blobs, "blobs");
+    /**
+     * Where the blob refs of polled frames are read, to return their images inline: the blob
+     * store of each instance, read through {@link ImageRefs#reader} (bytes verified against the
+     * key, sizes against the ref). Default: none.
+     */
+    public Builder blobs(Function<String, BlobStore> perInstance) {
+      this.blobs = Objects.requireNonNull(perInstance, "perInstance");
       return this;
     }
 

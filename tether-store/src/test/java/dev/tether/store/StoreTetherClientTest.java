@@ -15,16 +15,12 @@ import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.api.testing.MemoryBlobStore;
 import dev.tether.api.testing.TestImages;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The in-process client over a real {@link MemoryTetherStore}, answering as serve's HTTP API does. */
 class StoreTetherClientTest {
@@ -171,25 +166,15 @@ class StoreTetherClientTest {
   }
 
   @Test
-  void poll_withABlobSource_returnsStoredRefsInline_andAMissingBlobAsTheRef(@TempDir Path blobs) throws Exception {
+  void poll_withABlobStore_returnsStoredRefsInline_andAMissingBlobAsTheRef() throws Exception {
+    MemoryBlobStore blobs = new MemoryBlobStore();
     byte[] png = TestImages.png(64);
     Image inline = new Image(MediaType.PNG, Base64.getEncoder().encodeToString(png));
-    Frame withRef = ImageRefs.toRefs(Frames.assistantDone(SESSION, "m", "look", List.of(inline)), (bytes, type) -> {
-      String key = sha256Hex(bytes) + ".png";
-      Files.write(blobs.resolve(key), bytes);
-      return key;
-    });
+    Frame withRef = ImageRefs.toRefs(Frames.assistantDone(SESSION, "m", "look", List.of(inline)), (bytes, type) -> blobs.put(bytes, type).fileName());
     store.append(VM, withRef);
     Frame gone = ImageRefs.toRefs(Frames.assistantDone(SESSION, "m", "gone", List.of(inline)), (bytes, type) -> "ab".repeat(32) + ".png");
     store.append(VM, gone);
-    BlobSource directory = (instance, ref) -> {
-      Path file = blobs.resolve(ref.key());
-      if (!Files.exists(file)) {
-        throw new NoSuchFileException(file.toString());
-      }
-      return Files.readAllBytes(file);
-    };
-    StoreTetherClient resolving = StoreTetherClient.builder(store).blobs(directory).build();
+    StoreTetherClient resolving = StoreTetherClient.builder(store).blobs(instance -> blobs).build();
 
     FramePage page = resolving.poll(VM, PollRequest.channel("host", 0, 0)).get();
 
@@ -198,15 +183,7 @@ class StoreTetherClientTest {
     assertFalse(ImageRefs.hasRefs(page.frames().get(0)));
     assertEquals(gone.withSeq(2), page.frames().get(1), "a blob that is gone leaves the frame as stored");
     assertTrue(ImageRefs.hasRefs(client.poll(VM, PollRequest.channel("host", 0, 0)).get().frames().get(0)),
-        "without a blob source the page is as stored");
-  }
-
-  private static String sha256Hex(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
+        "without blob stores the page is as stored");
   }
 
   private static List<Long> seqs(FramePage page) {

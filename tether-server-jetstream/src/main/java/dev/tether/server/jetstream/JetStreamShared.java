@@ -1,21 +1,20 @@
 package dev.tether.server.jetstream;
 
-import dev.tether.server.SharedBlobs;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.server.SharedRegistry;
 import dev.tether.server.SharedStorage;
 import dev.tether.server.SharedTokens;
-import dev.tether.sessions.BlobKey;
 import dev.tether.store.jetstream.JetStreamRegistry;
 import dev.tether.store.jetstream.JetStreamTetherStore;
 import dev.tether.store.jetstream.JetStreamTokens;
 import dev.tether.store.jetstream.RegisteredInstance;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What {@code serve --nats} shares with every other host on the same NATS servers: the registry
@@ -35,7 +34,7 @@ import java.util.Optional;
  *
  * Thread-safe.
  */
-public final class JetStreamShared implements SharedRegistry, SharedBlobs, SharedStorage.Opened {
+public final class JetStreamShared implements SharedRegistry, SharedStorage.Opened {
   private final JetStreamRegistry registry;
   private final JetStreamTetherStore store;
   private final JetStreamTokens tokens;
@@ -125,20 +124,6 @@ public final class JetStreamShared implements SharedRegistry, SharedBlobs, Share
   }
 
   @Override
-  public Optional<byte[]> read(String instance, String key) throws IOException {
-    try {
-      return Optional.of(store.readBlob(instance, BlobKey.of(key)));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    }
-  }
-
-  @Override
-  public void put(String instance, String key, byte[] bytes) throws IOException {
-    store.putBlob(instance, BlobKey.of(key), bytes);
-  }
-
-  @Override
   public TetherStore store() {
     return store;
   }
@@ -148,9 +133,10 @@ public final class JetStreamShared implements SharedRegistry, SharedBlobs, Share
     return this;
   }
 
+  /** Each instance's Object Store bucket, as the store serves it to hosts ({@link JetStreamTetherStore#hostBlobs}). */
   @Override
-  public SharedBlobs blobs() {
-    return this;
+  public Function<String, BlobStore> blobs() {
+    return store::hostBlobs;
   }
 
   @Override

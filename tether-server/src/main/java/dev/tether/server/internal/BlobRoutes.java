@@ -5,7 +5,7 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.ImageRefs;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.ConfinedDirectory;
 import java.io.IOException;
 import java.nio.file.FileSystemException;

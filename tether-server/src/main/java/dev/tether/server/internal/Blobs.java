@@ -5,30 +5,37 @@ import dev.tether.api.ImageRefs;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
-import dev.tether.server.SharedBlobs;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.images.Images;
 import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.sessions.UnsafeFileException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Where the server finds and keeps an instance's blobs: the instance's workspace
  * ({@code .aegis/blobs}, the reference clients' layout), and, when several servers share a store,
- * the {@link SharedBlobs} as well, so that every server can serve and accept a ref any of them
+ * the instance's shared {@link BlobStore} as well, so that every server can serve and accept a ref any of them
  * took. A read tries the workspace first, then the shared blobs; every byte read from either is
  * checked ({@link BlobFiles#verify}). Thread-safe.
  */
 final class Blobs {
-  private final SharedBlobs shared; // null: one server, workspace only
+  private final Function<String, BlobStore> shared; // instance -> its shared blobs; null: one server, workspace only
   private final Limits limits;
 
-  Blobs(SharedBlobs shared, Limits limits) {
+  Blobs(Function<String, BlobStore> shared, Limits limits) {
     this.shared = shared;
     this.limits = limits;
+  }
+
+  /** {@code entry}'s blobs as a {@link BlobStore} (see {@link InstanceBlobStore}). */
+  BlobStore of(InstanceRegistry.Entry entry) {
+    return new InstanceBlobStore(this, entry, limits.maxImageBytes());
   }
 
   /** Whether several servers share these blobs (their instances live in NATS). */
@@ -44,12 +51,14 @@ final class Blobs {
       if (shared == null || e.code() != ErrorCode.BLOB_NOT_FOUND) {
         throw e;
       }
-      Optional<byte[]> bytes = shared.read(entry.id(), ref.key());
-      if (bytes.isEmpty()) {
+      byte[] bytes;
+      try {
+        bytes = shared.apply(entry.id()).get(BlobKey.of(ref.key()));
+      } catch (NoSuchFileException missing) {
         throw e;
       }
-      BlobFiles.verify(ref, bytes.get(), limits);
-      return bytes.get();
+      BlobFiles.verify(ref, bytes, limits);
+      return bytes;
     }
   }
 
@@ -70,8 +79,9 @@ final class Blobs {
       }
       return read(entry, ref);
     }
-    if (shared.read(entry.id(), ref.key()).isEmpty()) {
-      shared.put(entry.id(), ref.key(), local);
+    BlobStore blobs = shared.apply(entry.id());
+    if (!blobs.exists(BlobKey.of(ref.key()))) {
+      blobs.put(local, ref.mediaType());
     }
     return local;
   }
@@ -112,7 +122,7 @@ final class Blobs {
           + "' cannot be used: " + e.describe() + " in the workspace; it must be a plain directory");
     }
     if (shared != null) {
-      shared.put(entry.id(), key.fileName(), bytes == buffer ? Arrays.copyOf(buffer, length) : bytes);
+      shared.apply(entry.id()).put(bytes == buffer ? Arrays.copyOf(buffer, length) : bytes, type);
     }
     return key;
   }

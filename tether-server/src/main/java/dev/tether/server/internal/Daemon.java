@@ -225,7 +225,7 @@ public final class Daemon implements AutoCloseable {
    * @param instances instances registered at start
    * @param console the console's listener, or null
    * @param sharedRegistry the registry shared with other servers, or null
-   * @param sharedBlobs the blobs shared with other servers, or null
+   * @param sharedBlobs each instance's blobs shared with other servers, or null
    * @param listener told of answered requests and refused frames
    * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
    * @param localSocket an owner-only Unix socket a TCP server serves the host's API on as well, without
@@ -235,7 +235,8 @@ public final class Daemon implements AutoCloseable {
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       java.util.List<String> instances,
-      Console console, dev.tether.server.SharedRegistry sharedRegistry, dev.tether.server.SharedBlobs sharedBlobs,
+      Console console, dev.tether.server.SharedRegistry sharedRegistry,
+      java.util.function.Function<String, dev.tether.api.blobs.BlobStore> sharedBlobs,
       dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts) {}
 
   /**

@@ -36,7 +36,7 @@ final class LocalClient implements TetherClient {
     this.delegate = StoreTetherClient.builder(store)
         .knownInstances(this::known)
         .validator(validator)
-        .blobs((instance, ref) -> blobs.read(registry.require(instance), ref))
+        .blobs(instance -> blobs.of(registry.require(instance)))
         .build();
   }
 

@@ -7,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tether.client.HostAddress;
-import dev.tether.server.SharedBlobs;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.server.TetherServer;
 import dev.tether.server.testing.Fixtures;
+import dev.tether.sessions.FileBlobStore;
 import dev.tether.store.MemoryTetherStore;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,7 @@ class AttachmentsHttpTest {
   private TetherServer server;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-  private TetherServer start(SharedBlobs shared) throws Exception {
+  private TetherServer start(Function<String, BlobStore> shared) throws Exception {
     TetherServer.Builder b = TetherServer.builder().listen(new HostAddress.Tcp("127.0.0.1", 0)).token(TOKEN)
         .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).attachmentsDirectory(dir.resolve("attachments"))
         .instance("vm1").instance("vm2");
@@ -324,15 +326,8 @@ class AttachmentsHttpTest {
 
   @Test
   void withSharedInstances_attachmentsAreRefusedClearly() throws Exception {
-    start(new SharedBlobs() {
-      @Override
-      public Optional<byte[]> read(String instance, String key) {
-        return Optional.empty();
-      }
-
-      @Override
-      public void put(String instance, String key, byte[] bytes) {}
-    });
+    BlobStore shared = FileBlobStore.open(dir.resolve("shared-blobs"));
+    start(instance -> shared);
     HttpResponse<byte[]> r = upload("session_id=s&name=a.txt", "text/plain", new byte[] {'x'});
     assertEquals(501, r.statusCode());
     assertEquals("NOT_IMPLEMENTED", error(r));

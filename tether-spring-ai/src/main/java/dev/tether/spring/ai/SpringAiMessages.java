@@ -9,7 +9,7 @@ import dev.tether.api.Role;
 import dev.tether.api.TetherException;
 import dev.tether.api.Turn;
 import dev.tether.images.ImageHeaders;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.tether.spring.ai;
 
-import dev.tether.sessions.BlobStore;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.sessions.FileBlobStore;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.tether.spring.ai;
 
-import dev.tether.sessions.BlobKey;
-import dev.tether.sessions.BlobStore;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.tether.spring.ai;
 
 import dev.tether.api.MediaType;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

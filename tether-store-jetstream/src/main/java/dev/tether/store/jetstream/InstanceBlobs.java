@@ -3,8 +3,8 @@ package dev.tether.store.jetstream;
 import dev.tether.api.Frame;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
-import dev.tether.sessions.BlobCorruptedException;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.Names;
@@ -132,7 +132,7 @@ final class InstanceBlobs {
   }
 
   /** The bucket's handle for reading: the cached one, else one that does not create the bucket. */
-  private ObjectStoreBlobStore existing(String instance) throws IOException {
+  ObjectStoreBlobStore existing(String instance) throws IOException {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
     ObjectStoreBlobStore cached = buckets.get(instance);

@@ -4,9 +4,9 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
-import dev.tether.sessions.BlobCorruptedException;
-import dev.tether.sessions.BlobKey;
-import dev.tether.sessions.BlobStore;
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.store.FrameCounts;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
@@ -405,6 +405,17 @@ public final class JetStreamTetherStore implements TetherStore {
    */
   public ObjectStoreBlobStore blobStore(String instance) {
     return blobs.bucket(instance);
+  }
+
+  /**
+   * {@code instance}'s blobs as every host on the same NATS servers shares them, for a server's
+   * {@code sharedBlobs}: {@code get} and {@code exists} are {@link #readBlob} and {@link #hasBlob}
+   * (they never create the bucket), {@code put} of bytes is {@link #putBlob(String, byte[], MediaType)};
+   * the rest goes to the bucket. JetStream not answering is a {@link StoreUnavailableException}.
+   */
+  public BlobStore hostBlobs(String instance) {
+    TetherStore.requireInstance(instance);
+    return new HostBlobStore(blobs, instance);
   }
 
   // The blob routes of a host (GET/POST .../blob, refs accepted at ingress) use these three, so

@@ -15,7 +15,7 @@ import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
-import dev.tether.sessions.BlobKey;
+import dev.tether.api.blobs.BlobKey;
 import dev.tether.images.Images;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;

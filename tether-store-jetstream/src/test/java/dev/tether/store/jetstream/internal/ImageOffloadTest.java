@@ -86,7 +86,7 @@ class ImageOffloadTest {
           + "{\"text\":\"x\",\"images\":[{\"media_type\":\"image/png\",\"data\":\"" + data + "\"}]},\"seq\":0}";
       Frame f = dev.tether.api.FrameCodec.standard().read(wire.getBytes(StandardCharsets.UTF_8));
       Frame refs = ImageOffload.toRefs(f, blobs);
-      assertArrayEquals(bytes, blobs.get(dev.tether.sessions.BlobKey.of(payload(refs).at("/images/0/blob").asText())));
+      assertArrayEquals(bytes, blobs.get(dev.tether.api.blobs.BlobKey.of(payload(refs).at("/images/0/blob").asText())));
       assertArrayEquals(bytes, Base64.getDecoder().decode(payload(ImageOffload.toInline(refs, blobs)).at("/images/0/data").asText()));
     }
   }

@@ -1,4 +1,4 @@
-package dev.tether.sessions;
+package dev.tether.api.blobs;
 
 /**
  * What one garbage collection of a blob store removed.

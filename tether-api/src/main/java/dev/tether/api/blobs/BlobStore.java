@@ -1,4 +1,4 @@
-package dev.tether.sessions;
+package dev.tether.api.blobs;
 
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
@@ -10,8 +10,10 @@ import java.util.function.Predicate;
 
 /**
  * A content-addressed store of image bytes: the same bytes stored twice are one blob under one
- * {@link BlobKey}. {@link FileBlobStore} keeps blobs as files; other implementations (object
- * stores) follow the same contract.
+ * {@link BlobKey}. The one bytes-by-key interface of tether: the session store, the in-process
+ * store client and the server all read and write images through it ({@code FileBlobStore} in
+ * tether-sessions keeps blobs as files, {@code ObjectStoreBlobStore} in tether-store-jetstream in a
+ * JetStream Object Store bucket).
  *
  * <p>Contract for implementations: thread-safe; {@code put} is atomic (a reader sees the whole
  * blob or none) and idempotent (concurrent puts of the same bytes are safe); reads verify the

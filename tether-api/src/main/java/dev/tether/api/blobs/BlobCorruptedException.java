@@ -1,4 +1,4 @@
-package dev.tether.sessions;
+package dev.tether.api.blobs;
 
 import java.io.IOException;
 import java.util.Objects;

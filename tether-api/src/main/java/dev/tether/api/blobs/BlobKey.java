@@ -1,4 +1,4 @@
-package dev.tether.sessions;
+package dev.tether.api.blobs;
 
 import dev.tether.api.MediaType;
 import java.security.MessageDigest;
@@ -74,11 +74,12 @@ public record BlobKey(String sha256Hex, MediaType mediaType) implements Comparab
   }
 
   /** Whether {@code sha256} is this key's digest. */
-  boolean matches(byte[] sha256) {
+  public boolean matches(byte[] sha256) {
     return MessageDigest.isEqual(HEX.parseHex(sha256Hex), sha256);
   }
 
-  static MessageDigest sha256() {
+  /** A fresh SHA-256 digest, the hash every key names. */
+  public static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
