@@ -2,6 +2,7 @@ package dev.tether.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.blobs.BlobStore;
@@ -284,7 +285,7 @@ public final class ImageRefs {
       if (g != null) {
         g.writeEndObject();
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload is not valid JSON: " + e.getOriginalMessage(), e);
     }
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.files.PrivateFiles;
 import dev.tether.api.json.TetherJson;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A small JSON object of named counters in one file, such as the last confirmed update id or the
@@ -78,9 +80,9 @@ public final class StateFile {
     // A new file, owner-only from its creation (one a crash left behind may have another mode), so
     // the renamed state file is 0600 and never readable by others in between.
     Files.deleteIfExists(tmp);
-    try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
         PrivateFiles.fileAttributes(tmp))) {
-      ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
+      ch.write(ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -5,10 +5,15 @@ import dev.tether.client.PollRequest;
 import dev.tether.client.TetherClient;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionStore;
+import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code tether agent}: the demo guest agent, talking to a host over its HTTP API (or, under
@@ -19,7 +24,7 @@ import picocli.CommandLine.Option;
         "Without a model it describes each received image (format, pixel size, bytes) and draws a PNG bar chart when asked for a chart.",
         "With ANTHROPIC_API_KEY, OPENAI_API_KEY or OLLAMA_HOST set it streams a real model's answer."})
 final class AgentCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   ClientOptions.Direct hostOptions = new ClientOptions.Direct();
 
   @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to serve. Default: ${DEFAULT-VALUE}.")
@@ -41,9 +46,9 @@ final class AgentCommand implements Callable<Integer> {
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Where the agent keeps its sessions (JSONL per channel and id) and their images (content-addressed blobs). Default: ~/.tether/agent.")
-  java.nio.file.Path dataDir;
+  Path dataDir;
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
   @Override
@@ -66,21 +71,21 @@ final class AgentCommand implements Callable<Integer> {
   int serve(TetherClient client, String where) throws Exception {
     ModelReplier.Endpoint endpoint = demo ? null : ModelReplier.fromEnvironment(System.getenv(), model);
     Replier replier = endpoint == null ? new DemoReplier() : new ModelReplier(endpoint);
-    java.nio.file.Path dir = dataDir == null ? Connections.home().resolve(".tether").resolve("agent") : dataDir;
+    Path dir = dataDir == null ? Connections.home().resolve(".tether").resolve("agent") : dataDir;
     DataDir.claim("--data-dir", dir); // 0700, an existing one of ours tightened, another user's refused
     try (SessionStore sessions = SessionStore.builder(dir.resolve("sessions"), FileBlobStore.open(dir.resolve("blobs"))).build()) {
       long start = afterSeq;
       if (start < 0) {
         // A page that matches no type tells where the instance's seq stands now.
-        start = client.poll(instance, new PollRequest(null, null, 0, 1, 0, java.util.Set.of("-"), null))
-            .get(30, java.util.concurrent.TimeUnit.SECONDS).nextSeq();
+        start = client.poll(instance, new PollRequest(null, null, 0, 1, 0, Set.of("-"), null))
+            .get(30, TimeUnit.SECONDS).nextSeq();
       }
       DemoAgent agent = new DemoAgent(client, instance, replier, sessions);
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         agent.close();
         try {
-          done.await(10, java.util.concurrent.TimeUnit.SECONDS);
+          done.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -92,7 +97,7 @@ final class AgentCommand implements Callable<Integer> {
       } finally {
         done.countDown();
       }
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       System.err.println("tether agent: cannot reach the host at " + where + ": " + DemoAgent.rootMessage(e));
       return 1;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Conversation;
 import dev.tether.api.Frame;
+import dev.tether.api.ImageRefs;
 import dev.tether.api.Part;
 import dev.tether.api.Payload;
 import dev.tether.api.TetherException;
@@ -15,10 +16,12 @@ import dev.tether.llm.McpContent;
 import dev.tether.llm.McpReadResult;
 import dev.tether.llm.ProviderProfile;
 import dev.tether.llm.RequestOptions;
+import dev.tether.server.WorkspaceBlobs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -78,7 +81,7 @@ final class ConvertCommand implements Callable<Integer> {
 
   @Option(names = "--workspace", paramLabel = "DIR",
       description = "Resolve images that are blob refs from DIR/.aegis/blobs (an instance's workspace), checking each blob.")
-  java.nio.file.Path workspace;
+  Path workspace;
 
   @Override
   public Integer call() throws IOException {
@@ -92,12 +95,12 @@ final class ConvertCommand implements Callable<Integer> {
     Frame frame;
     try (InputStream in = Inputs.open(file)) {
       frame = FrameValidator.standard().read(in);
-      if (dev.tether.api.ImageRefs.hasRefs(frame)) {
+      if (ImageRefs.hasRefs(frame)) {
         if (workspace == null) {
           System.err.println("tether convert: the frame's images are blob refs; pass --workspace DIR (the instance's workspace) to read them");
           return 2;
         }
-        frame = dev.tether.api.ImageRefs.inline(frame, dev.tether.server.WorkspaceBlobs.reader(workspace, FrameValidator.standard().limits()));
+        frame = ImageRefs.inline(frame, WorkspaceBlobs.reader(workspace, FrameValidator.standard().limits()));
       }
     } catch (TetherException e) {
       System.err.println(Inputs.describe(e));

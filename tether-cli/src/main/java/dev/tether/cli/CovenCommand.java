@@ -1,26 +1,38 @@
 package dev.tether.cli;
 
-import dev.tether.client.http.HttpTetherClient;
+import dev.tether.api.Frame;
+import dev.tether.api.LogFields;
+import dev.tether.api.files.PrivateFiles;
 import dev.tether.client.HostAddress;
+import dev.tether.client.http.HttpTetherClient;
 import dev.tether.coven.CovenAgent;
 import dev.tether.coven.CovenCredentials;
 import dev.tether.coven.CovenListener;
 import dev.tether.coven.CovenTermination;
 import dev.tether.coven.CovenWelcome;
+import dev.tether.micrometer.CovenMeters;
+import dev.tether.micrometer.TetherMeters;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code tether coven}: serves the agent of a running {@code tether serve} instance to a coven
@@ -66,7 +78,7 @@ final class CovenCommand implements Callable<Integer> {
   }
 
   /** {@code --host} and {@code --host-token-file}. */
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
   @Option(names = "--instance", paramLabel = "NAME", defaultValue = "default", description = "The tether instance whose agent to serve. Default: ${DEFAULT-VALUE}.")
@@ -83,10 +95,10 @@ final class CovenCommand implements Callable<Integer> {
   List<String> workspaces = List.of();
 
   /** {@code --metrics}: requests, terminal events and reconnects; /ready while registered with the gateway. */
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
   @Override
@@ -116,8 +128,8 @@ final class CovenCommand implements Callable<Integer> {
           .tether(client, instance)
           .attachments(client) // attachments that are not images become session attachments
           .listener(log);
-      dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
-      dev.tether.micrometer.CovenMeters covenMeters = meters == null ? null : meters.covenListener(log);
+      TetherMeters meters = ops.meters(Set.of(instance));
+      CovenMeters covenMeters = meters == null ? null : meters.covenListener(log);
       MetricsEndpoint metricsEndpoint = null;
       if (covenMeters != null) {
         builder.listener(covenMeters);
@@ -179,7 +191,7 @@ final class CovenCommand implements Callable<Integer> {
   /** The id in {@code file}, or a new UUID written there (owner-only) when it does not exist. */
   static String agentId(Path file) throws IOException {
     if (Files.exists(file)) {
-      dev.tether.api.files.PrivateFiles.restrict(file); // one an earlier version wrote 0644
+      PrivateFiles.restrict(file); // one an earlier version wrote 0644
       String id = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (id.isEmpty() || id.contains("\n")) {
         throw new IllegalArgumentException(file + " must hold one agent id");
@@ -188,14 +200,14 @@ final class CovenCommand implements Callable<Integer> {
     }
     Path dir = file.toAbsolutePath().getParent();
     if (dir != null && !Files.isDirectory(dir)) {
-      dev.tether.api.files.PrivateFiles.createDirectories(dir);
+      PrivateFiles.createDirectories(dir);
     }
     String id = UUID.randomUUID().toString();
     // 0600 from its creation: Files.writeString would make it 0644 under the usual umask.
-    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file,
-        java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
-        dev.tether.api.files.PrivateFiles.fileAttributes(file))) {
-      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap((id + "\n").getBytes(StandardCharsets.UTF_8));
+    try (SeekableByteChannel ch = Files.newByteChannel(file,
+        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        PrivateFiles.fileAttributes(file))) {
+      ByteBuffer bytes = ByteBuffer.wrap((id + "\n").getBytes(StandardCharsets.UTF_8));
       while (bytes.hasRemaining()) {
         ch.write(bytes);
       }
@@ -211,7 +223,7 @@ final class CovenCommand implements Callable<Integer> {
    */
   private final class Log implements CovenListener {
     private final CommandLog asks = CommandLog.named("tether.coven");
-    private final java.util.Map<String, String> msgIds = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> msgIds = new ConcurrentHashMap<>();
 
     @Override
     public void onConnecting(String target, int attempt) {
@@ -237,17 +249,17 @@ final class CovenCommand implements Callable<Integer> {
     }
 
     @Override
-    public void onForwarded(String requestId, dev.tether.api.Frame frame) {
+    public void onForwarded(String requestId, Frame frame) {
       frame.msgId().ifPresent(id -> msgIds.put(requestId, id));
       asks.debug("tether coven: request " + requestId + " posted as " + frame.msgId().orElse("(no msg_id)"),
-          dev.tether.api.LogFields.of(instance, frame));
+          LogFields.of(instance, frame));
     }
 
     @Override
     public void onRequestEnded(String requestId, String outcome) {
       String msgId = msgIds.remove(requestId);
       asks.info("tether coven: request " + requestId + " " + outcome,
-          dev.tether.api.LogFields.of("instance", instance, "msg_id", msgId));
+          LogFields.of("instance", instance, "msg_id", msgId));
     }
 
     @Override

@@ -1,8 +1,13 @@
 package dev.tether.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.Frames;
+import dev.tether.api.Image;
+import dev.tether.api.ImageData;
+import dev.tether.api.LogFields;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
@@ -11,15 +16,19 @@ import dev.tether.api.Turn;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.client.TetherClient;
+import dev.tether.mcp.ChannelMediaClient;
 import dev.tether.sessions.SessionLog;
 import dev.tether.sessions.SessionPart;
 import dev.tether.sessions.SessionStore;
 import dev.tether.sessions.SessionTurn;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -71,7 +80,7 @@ final class DemoAgent implements AutoCloseable {
     this.instance = instance;
     this.replier = replier;
     this.sessions = sessions;
-    this.media = new MediaPrefetch(dev.tether.mcp.ChannelMediaClient.of(client, instance));
+    this.media = new MediaPrefetch(ChannelMediaClient.of(client, instance));
   }
 
   /** Polls and answers until {@link #close()}; {@code afterSeq} is where reading starts. */
@@ -82,13 +91,13 @@ final class DemoAgent implements AutoCloseable {
       FramePage page;
       try {
         CompletableFuture<FramePage> poll = client.poll(instance, new PollRequest(null, null, cursor, PollRequest.MAX_LIMIT,
-            ready ? POLL_WAIT_MS : 0, java.util.Set.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null));
+            ready ? POLL_WAIT_MS : 0, Set.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null));
         currentPoll = poll;
         if (!running) {
           poll.cancel(false);
         }
         page = poll.get(POLL_WAIT_MS + 60_000, TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.CancellationException e) {
+      } catch (CancellationException e) {
         break; // close() aborted the poll
       } catch (ExecutionException | TimeoutException e) {
         if (!running) {
@@ -134,7 +143,7 @@ final class DemoAgent implements AutoCloseable {
     }
     if (ASKS.debugging()) {
       ASKS.debug("tether agent: received " + id + " seq " + frame.seq() + " in " + session,
-          dev.tether.api.LogFields.of(instance, frame));
+          LogFields.of(instance, frame));
     }
     Frame request = frame.session().isPresent() ? frame : frame.toBuilder().session(session).build();
     AtomicBoolean cancelled = cancels.computeIfAbsent(id, k -> new AtomicBoolean());
@@ -189,8 +198,8 @@ final class DemoAgent implements AutoCloseable {
       if (!reply.text().isEmpty() || !reply.images().isEmpty()) {
         List<SessionPart> parts = new ArrayList<>();
         parts.add(new SessionPart.Text(reply.text()));
-        for (dev.tether.api.Image image : reply.images()) {
-          parts.add(log.storeImage(dev.tether.api.ImageData.of(image), image.mediaType()));
+        for (Image image : reply.images()) {
+          parts.add(log.storeImage(ImageData.of(image), image.mediaType()));
         }
         log.append(SessionTurn.assistant(Instant.now(), parts.toArray(SessionPart[]::new)));
       }
@@ -233,12 +242,12 @@ final class DemoAgent implements AutoCloseable {
     String code = cause instanceof TetherException t ? t.code().name() : "AGENT_FAILED";
     String message = cause instanceof TetherException ? cause.getMessage()
         : "the agent could not answer this message: " + rootMessage(failure);
-    com.fasterxml.jackson.databind.node.ObjectNode payload = Json.MAPPER.createObjectNode()
+    ObjectNode payload = Json.MAPPER.createObjectNode()
         .put("code", code).put("message", message);
     RawJson raw;
     try {
       raw = RawJson.ofUtf8(Json.MAPPER.writeValueAsBytes(payload));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
     return Frame.builder(FrameTypes.ERROR).ts(Instant.now()).session(session).msgId(msgId).payload(raw).build();
@@ -258,7 +267,7 @@ final class DemoAgent implements AutoCloseable {
     try {
       post(frame);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -266,7 +275,7 @@ final class DemoAgent implements AutoCloseable {
   }
 
   private Map<String, String> fields(SessionKey session, String msgId, String type) {
-    return dev.tether.api.LogFields.of("instance", instance, "session", session.toString(), "msg_id", msgId, "type", type);
+    return LogFields.of("instance", instance, "session", session.toString(), "msg_id", msgId, "type", type);
   }
 
   static String rootMessage(Throwable t) {

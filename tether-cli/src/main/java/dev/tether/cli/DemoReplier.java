@@ -4,6 +4,7 @@ import dev.tether.api.Image;
 import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.Turn;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.images.Images;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ final class DemoReplier implements Replier {
       }
     }
     List<Image> out = new ArrayList<>();
-    String asked = dev.tether.client.AttachmentInfo.withoutNotices(message.text()); // an attachment's size is no chart value
+    String asked = AttachmentInfo.withoutNotices(message.text()); // an attachment's size is no chart value
     if (!asked.equals(message.text())) {
       lines.add("Files are attached to this session; an agent reads them with list_attachments and read_attachment.");
     }

@@ -2,12 +2,15 @@ package dev.tether.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.tether.api.TetherException;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.Formatter;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 
 /**
@@ -22,7 +25,7 @@ import java.util.logging.LogRecord;
  */
 final class JsonLogFormatter extends Formatter {
   private static final JsonFactory JSON = new JsonFactory();
-  static final java.util.List<String> FIELDS = java.util.List.of("instance", "session", "msg_id", "type", "seq", "code");
+  static final List<String> FIELDS = List.of("instance", "session", "msg_id", "type", "seq", "code");
 
   @Override
   public String format(LogRecord record) {
@@ -41,7 +44,7 @@ final class JsonLogFormatter extends Formatter {
     }
     String code = null;
     for (Throwable t = record.getThrown(); t != null && code == null; t = t.getCause()) {
-      if (t instanceof dev.tether.api.TetherException e) {
+      if (t instanceof TetherException e) {
         code = e.code().name();
       }
     }
@@ -79,7 +82,7 @@ final class JsonLogFormatter extends Formatter {
   }
 
   /** System.Logger's level names (JUL's SEVERE is ERROR, FINE is DEBUG). */
-  static String level(java.util.logging.Level level) {
+  static String level(Level level) {
     int v = level.intValue();
     return v >= 1000 ? "ERROR" : v >= 900 ? "WARNING" : v >= 800 ? "INFO" : v >= 500 ? "DEBUG" : "TRACE";
   }

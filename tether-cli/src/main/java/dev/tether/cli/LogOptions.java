@@ -5,6 +5,10 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -85,7 +89,7 @@ final class LogOptions {
 
   /** The java.util.logging level of a {@code --log-level} value (System.Logger's names). */
   static Level julLevel(String name) {
-    return switch (name == null ? "" : name.toLowerCase(java.util.Locale.ROOT)) {
+    return switch (name == null ? "" : name.toLowerCase(Locale.ROOT)) {
       case "error" -> Level.SEVERE;
       case "warning", "warn" -> Level.WARNING;
       case "info" -> Level.INFO;
@@ -96,10 +100,10 @@ final class LogOptions {
   }
 
   /** The loggers {@code --log-level} opens below INFO: the libraries' ({@code dev.tether.*}). */
-  private static final java.util.List<String> TETHER_LOGGERS = java.util.List.of("dev.tether");
+  private static final List<String> TETHER_LOGGERS = List.of("dev.tether");
 
   /** Holds the configured loggers: java.util.logging keeps loggers weakly, and their levels must stick. */
-  private static final java.util.Set<Logger> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final Set<Logger> HELD = ConcurrentHashMap.newKeySet();
 
   /** Turns each line written to it into one JSON object on {@code out}. */
   static final class JsonLines extends OutputStream {

@@ -99,12 +99,12 @@ public final class Main implements Runnable {
     command.getErr().println(name + ": " + CommandFailure.oneLine(usage ? String.valueOf(e.getMessage()) : CommandFailure.describe(e)));
     command.getErr().flush();
     if (!usage) {
-      FAILURES.log(java.util.logging.Level.FINE, name + " failed", e);
+      FAILURES.log(Level.FINE, name + " failed", e);
     }
     return usage ? 2 : 1;
   }
 
-  private static final java.util.logging.Logger FAILURES = java.util.logging.Logger.getLogger("tether.cli");
+  private static final Logger FAILURES = Logger.getLogger("tether.cli");
 
   /**
    * A command line picocli cannot parse (an unknown flag, a missing value): the error and a hint

@@ -3,6 +3,7 @@ package dev.tether.cli;
 import dev.tether.mcp.McpHttpEndpoint;
 import dev.tether.mcp.TetherMcpServer;
 import dev.tether.server.TetherServer;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +27,7 @@ final class McpServeOptions {
   private final List<McpHttpEndpoint> endpoints = new CopyOnWriteArrayList<>();
 
   /** Mounts the endpoint on {@code builder} when {@code --mcp} was given. */
-  void mount(TetherServer.Builder builder) throws java.io.IOException {
+  void mount(TetherServer.Builder builder) throws IOException {
     if (!mcp) {
       if (!allowedOrigins.isEmpty()) {
         throw new UsageException("--mcp-allow-origin needs --mcp");

@@ -4,10 +4,12 @@ import dev.tether.client.HostAddress;
 import dev.tether.store.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -141,8 +143,8 @@ final class MetricsEndpoint implements AutoCloseable {
   /** The three answers: what each path says, apart from the listener's rules. */
   record Routes(PrometheusMeterRegistry registry, Supplier<Readiness> readiness) {
     Routes {
-      java.util.Objects.requireNonNull(registry, "registry");
-      java.util.Objects.requireNonNull(readiness, "readiness");
+      Objects.requireNonNull(registry, "registry");
+      Objects.requireNonNull(readiness, "readiness");
     }
   }
 
@@ -235,7 +237,7 @@ final class MetricsEndpoint implements AutoCloseable {
       response.setStatus(status);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
-      response.write(true, java.nio.ByteBuffer.wrap(bytes), callback);
+      response.write(true, ByteBuffer.wrap(bytes), callback);
       return true;
     }
   }

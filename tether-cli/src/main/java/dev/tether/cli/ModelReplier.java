@@ -13,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -157,13 +159,13 @@ final class ModelReplier implements Replier {
     try {
       return Json.MAPPER.writeValueAsBytes(tree);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
   @Override
   public String describe() {
-    return endpoint.kind().name().toLowerCase(java.util.Locale.ROOT) + " " + endpoint.model() + " at " + endpoint.base();
+    return endpoint.kind().name().toLowerCase(Locale.ROOT) + " " + endpoint.model() + " at " + endpoint.base();
   }
 
   private static boolean notBlank(String s) {

@@ -3,20 +3,29 @@ package dev.tether.cli;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
+import dev.tether.micrometer.ServerMeters;
+import dev.tether.micrometer.TetherMeters;
 import dev.tether.server.MemoryBudget;
 import dev.tether.server.TetherServer;
 import dev.tether.server.jetstream.JetStreamShared;
-import dev.tether.store.sqlite.DurableTetherStore;
+import dev.tether.store.StoreListener;
 import dev.tether.store.TetherStore;
 import dev.tether.store.jetstream.JetStreamTetherStore;
+import dev.tether.store.sqlite.DurableTetherStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code tether serve}: the host daemon. Listens on a Unix domain socket (0600) by default, or on
@@ -68,7 +77,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--instance", paramLabel = "NAME",
       description = "An instance this server serves (repeatable). Default: 'default'. More can be added with PUT /v1/instances/{id}.")
-  java.util.List<String> instances;
+  List<String> instances;
 
   @Option(names = "--auto-create",
       description = "Register an unknown instance on first use instead of answering 404 INSTANCE_NOT_FOUND.")
@@ -79,7 +88,7 @@ final class ServeCommand implements Callable<Integer> {
           + " resolve inside one of these, without a symbolic link (else 400), and no two instances share one; instances"
           + " without one get DIR/{id} under the first (blobs in {workspace}/.aegis/blobs).",
           "Default: DATA-DIR/workspaces, else ~/.tether/workspaces."})
-  java.util.List<Path> workspaces;
+  List<Path> workspaces;
 
   @Option(names = "--keep-deltas",
       description = "Store assistant.delta and reasoning.delta frames like other frames. Default: transient"
@@ -148,7 +157,7 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--nats", paramLabel = "URL", split = ",",
       description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
           + " 'tether serve' given the same servers. Replaces --data-dir.")
-  java.util.List<String> nats;
+  List<String> nats;
 
   @Option(names = "--nats-creds", paramLabel = "FILE", description = "NATS credentials file (JWT and NKey seed).")
   Path natsCreds;
@@ -163,13 +172,13 @@ final class ServeCommand implements Callable<Integer> {
       description = "Stream replicas of new instances: 1, or 3 on a 3-node cluster. Default: 3 when the servers form a cluster of 3 or more, else 1.")
   Integer natsReplicas;
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   McpServeOptions mcp = new McpServeOptions();
 
   @Override
@@ -188,13 +197,13 @@ final class ServeCommand implements Callable<Integer> {
     AgentCommand.requireImagesMode(images);
     TetherServer.Builder builder = serverBuilder(budget);
     mcp.mount(builder);
-    dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.copyOf(instanceNames()));
-    dev.tether.micrometer.ServerMeters http = meters == null ? null : meters.serverListener();
+    TetherMeters meters = ops.meters(Set.copyOf(instanceNames()));
+    ServerMeters http = meters == null ? null : meters.serverListener();
     if (http != null) {
       builder.listener(http);
     }
-    java.util.function.Function<String, dev.tether.store.StoreListener> storeListener = kind -> meters == null
-        ? dev.tether.store.StoreListener.NONE : meters.storeListener(kind);
+    Function<String, StoreListener> storeListener = kind -> meters == null
+        ? StoreListener.NONE : meters.storeListener(kind);
     // null: the builder's default store, bounded by the budget (no --data-dir, no --nats)
     TetherStore store = openStore(budget, storeListener);
     // A fresh in-memory store starts at seq 0; a shared one is asked once it is open (-1).
@@ -316,10 +325,10 @@ final class ServeCommand implements Callable<Integer> {
       throw new UsageException("--request-idle-timeout must be at least 35 (a long-poll waits up to 30 s) but was " + requestIdleTimeout);
     }
     if (headerTimeout != null) {
-      b.headerTimeout(java.time.Duration.ofSeconds(headerTimeout));
+      b.headerTimeout(Duration.ofSeconds(headerTimeout));
     }
     if (requestIdleTimeout != null) {
-      b.requestIdleTimeout(java.time.Duration.ofSeconds(requestIdleTimeout));
+      b.requestIdleTimeout(Duration.ofSeconds(requestIdleTimeout));
     }
     if (console != null) {
       b.console(requireLoopbackOrAllowed("--console", parseTcp("--console", console)));
@@ -347,8 +356,8 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The instances registered at start: --instance, else 'default'; plus 'default' for the demo agent. */
-  private java.util.List<String> instanceNames() {
-    java.util.List<String> names = new java.util.ArrayList<>(instances == null || instances.isEmpty() ? java.util.List.of("default") : instances);
+  private List<String> instanceNames() {
+    List<String> names = new ArrayList<>(instances == null || instances.isEmpty() ? List.of("default") : instances);
     if (withAgent && !names.contains("default")) {
       names.add("default");
     }
@@ -439,7 +448,7 @@ final class ServeCommand implements Callable<Integer> {
 
   /** The store --data-dir asks for; null for the builder's default (in memory) or --nats (opened by the server). */
   private TetherStore openStore(MemoryBudget budget,
-      java.util.function.Function<String, dev.tether.store.StoreListener> listener) throws IOException {
+      Function<String, StoreListener> listener) throws IOException {
     if (dataDir == null) {
       return null;
     }

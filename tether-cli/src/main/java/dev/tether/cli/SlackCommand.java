@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -92,7 +93,7 @@ final class SlackCommand implements Callable<Integer> {
     logs.install("slack");
     boolean lazyDms;
     boolean lazyChannels;
-    java.time.Duration ttl;
+    Duration ttl;
     InetSocketAddress events = null;
     try {
       lazyDms = lazy("--media-dms", mediaDms);

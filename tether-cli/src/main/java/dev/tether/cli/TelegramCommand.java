@@ -1,20 +1,29 @@
 package dev.tether.cli;
 
-import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.HostAddress;
+import dev.tether.client.http.HttpTetherClient;
+import dev.tether.micrometer.TelegramMeters;
+import dev.tether.micrometer.TetherMeters;
 import dev.tether.telegram.BotToken;
 import dev.tether.telegram.MediaMode;
 import dev.tether.telegram.TelegramBridge;
+import dev.tether.telegram.TelegramListener;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code tether telegram}: a Telegram bot in front of a running {@code tether serve} instance,
@@ -37,7 +46,7 @@ final class TelegramCommand implements Callable<Integer> {
   URI apiUrl;
 
   /** {@code --host} and {@code --host-token-file}. */
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
   @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to bridge. Default: ${DEFAULT-VALUE}.")
@@ -80,10 +89,10 @@ final class TelegramCommand implements Callable<Integer> {
   int mediaMaxRefs = 10_000;
 
   /** {@code --metrics}: updates, messages sent, 429 waits; /ready while the last getUpdates succeeded. */
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
 
-  @picocli.CommandLine.Mixin
+  @CommandLine.Mixin
   LogOptions logs = new LogOptions();
 
   @Override
@@ -111,11 +120,11 @@ final class TelegramCommand implements Callable<Integer> {
     Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
     HttpTetherClient client = hostOptions.connect(address, false);
     TelegramBridge bridge;
-    dev.tether.micrometer.TetherMeters meters = ops.meters(java.util.Set.of(instance));
-    dev.tether.micrometer.TelegramMeters telegramMeters = meters == null ? null : meters.telegramListener();
+    TetherMeters meters = ops.meters(Set.of(instance));
+    TelegramMeters telegramMeters = meters == null ? null : meters.telegramListener();
     try {
       bridge = TelegramBridge.builder()
-          .listener(telegramMeters == null ? dev.tether.telegram.TelegramListener.NONE : telegramMeters)
+          .listener(telegramMeters == null ? TelegramListener.NONE : telegramMeters)
           .client(client)
           .attachments(client) // documents that are not images become session attachments
           .instance(instance)
@@ -150,8 +159,8 @@ final class TelegramCommand implements Callable<Integer> {
     }, "tether-telegram-shutdown"));
     System.err.println("tether telegram: bridging " + token + " to instance " + instance + " on " + address
         + " for chats " + allowedChats + " (state in " + state + ")");
-    System.err.println("tether telegram: media: private chats " + privateChats.name().toLowerCase(java.util.Locale.ROOT)
-        + ", groups " + groups.name().toLowerCase(java.util.Locale.ROOT) + "; refs fetchable for " + mediaTtl
+    System.err.println("tether telegram: media: private chats " + privateChats.name().toLowerCase(Locale.ROOT)
+        + ", groups " + groups.name().toLowerCase(Locale.ROOT) + "; refs fetchable for " + mediaTtl
         + ", at most " + mediaMaxRefs);
     stopped.await();
     return 0;
@@ -168,7 +177,7 @@ final class TelegramCommand implements Callable<Integer> {
   }
 
   private static Duration parseDuration(String text, String t) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(t);
+    Matcher m = Pattern.compile("(\\d{1,9})([smhd])").matcher(t);
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
       return switch (m.group(2)) {
@@ -180,7 +189,7 @@ final class TelegramCommand implements Callable<Integer> {
     }
     try {
       return Duration.parse(t);
-    } catch (java.time.format.DateTimeParseException e) {
+    } catch (DateTimeParseException e) {
       throw new IllegalArgumentException("--media-ttl must read like 90s, 30m, 2h or 1d but was '" + text + "'");
     }
   }

@@ -1,5 +1,8 @@
 package dev.tether.cli;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
 
@@ -22,7 +25,7 @@ final class TextLogFormatter extends Formatter {
         .append(LogText.escape(record.getLoggerName() == null ? "" : record.getLoggerName())).append(": ")
         .append(LogText.escape(formatMessage(record)))
         .append('\n');
-    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Throwable t = record.getThrown(); t != null && seen.add(t); t = t.getCause()) {
       line.append('\t').append(t == record.getThrown() ? "" : "caused by ").append(LogText.escape(t.toString())).append('\n');
       for (StackTraceElement frame : t.getStackTrace()) {

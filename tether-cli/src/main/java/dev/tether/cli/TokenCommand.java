@@ -3,17 +3,21 @@ package dev.tether.cli;
 import dev.tether.client.HostAddress;
 import dev.tether.client.http.HttpTetherClient;
 import dev.tether.client.http.InstanceToken;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code tether token create|list|revoke}: instance tokens of a running host, through its API with
@@ -25,11 +29,11 @@ import picocli.CommandLine.Parameters;
         "A VM's agent given such a token (tether agent or tether mcp --token-file) reaches only its own instance."},
     subcommands = {TokenCommand.Create.class, TokenCommand.List.class, TokenCommand.Revoke.class})
 final class TokenCommand implements Runnable {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing a subcommand: create, list or revoke");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a subcommand: create, list or revoke");
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true, description = "Mint a token that opens one instance.")
@@ -51,15 +55,15 @@ final class TokenCommand implements Runnable {
         if (out == null) {
           System.out.println(t.token());
         } else {
-          try (var ch = Files.newByteChannel(out, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+          try (var ch = Files.newByteChannel(out, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-            ch.write(java.nio.ByteBuffer.wrap((t.token() + "\n").getBytes(StandardCharsets.US_ASCII)));
+            ch.write(ByteBuffer.wrap((t.token() + "\n").getBytes(StandardCharsets.US_ASCII)));
           }
         }
         System.err.println("tether token: " + t.id() + " opens instance " + t.instance()
             + (out == null ? "" : "; written to " + out) + " (revoke: tether token revoke " + t.id() + ")");
         return 0;
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }
@@ -78,7 +82,7 @@ final class TokenCommand implements Runnable {
           System.out.println(t.id() + "\t" + t.instance() + "\t" + t.createdAt());
         }
         return 0;
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }
@@ -99,7 +103,7 @@ final class TokenCommand implements Runnable {
         client.revokeToken(id).get(30, TimeUnit.SECONDS);
         System.err.println("tether token: revoked " + id);
         return 0;
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         System.err.println("tether token: " + ClientOptions.describeFailure(address, e));
         return 1;
       }

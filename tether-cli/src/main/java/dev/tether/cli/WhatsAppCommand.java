@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -89,7 +90,7 @@ final class WhatsAppCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     logs.install("whatsapp");
     boolean lazy;
-    java.time.Duration ttl;
+    Duration ttl;
     InetSocketAddress address;
     try {
       lazy = SlackCommand.lazy("--media", media);

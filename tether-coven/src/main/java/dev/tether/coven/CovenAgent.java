@@ -1,6 +1,7 @@
 package dev.tether.coven;
 
 import dev.tether.api.Limits;
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
 import dev.tether.coven.internal.Backoff;
 import dev.tether.coven.internal.Bridge;
@@ -23,12 +24,14 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A tether agent served to a coven gateway: the agent side of {@code coven.CovenControl/AgentStream}
@@ -112,7 +115,7 @@ public final class CovenAgent implements AutoCloseable {
         channel.shutdown();
         Thread closer = new Thread(() -> {
           try {
-            if (!channel.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
               channel.shutdownNow();
             }
           } catch (InterruptedException ie) {
@@ -149,7 +152,7 @@ public final class CovenAgent implements AutoCloseable {
     return supervisor.start();
   }
 
-  private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean started = new AtomicBoolean();
 
   /** Completes once the agent has stopped for good, with why. */
   public CompletableFuture<CovenTermination> termination() {
@@ -164,7 +167,7 @@ public final class CovenAgent implements AutoCloseable {
   public CovenTermination awaitTermination(Duration timeout) throws InterruptedException, TimeoutException {
     try {
       return termination().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException("the agent failed", e.getCause());
     }
   }
@@ -196,7 +199,7 @@ public final class CovenAgent implements AutoCloseable {
     private String workingDirectory = System.getProperty("user.dir", "");
     private TetherClient client;
     private String instance;
-    private dev.tether.client.AttachmentClient attachments;
+    private AttachmentClient attachments;
     private Executor executor = ForkJoinPool.commonPool();
     private Duration heartbeat = Duration.ofSeconds(30);
     private Duration backoffInitial = Duration.ofSeconds(1);
@@ -309,7 +312,7 @@ public final class CovenAgent implements AutoCloseable {
      * {@code name}. Usually the same {@code HttpTetherClient} as {@link #tether}. Without it such
      * attachments are only named in the text, as not forwarded.
      */
-    public Builder attachments(dev.tether.client.AttachmentClient attachments) {
+    public Builder attachments(AttachmentClient attachments) {
       this.attachments = Objects.requireNonNull(attachments, "attachments");
       return this;
     }

@@ -1,5 +1,6 @@
 package dev.tether.coven;
 
+import dev.tether.api.Frame;
 import java.time.Duration;
 
 /**
@@ -26,7 +27,7 @@ public interface CovenListener {
    * {@code frame} (a {@code user.message}): its {@code msg_id} is the one the host's and the
    * agent's logs name, and the answer's frames carry.
    */
-  default void onForwarded(String requestId, dev.tether.api.Frame frame) {}
+  default void onForwarded(String requestId, Frame frame) {}
 
   /** A request ended; {@code outcome} is {@code done}, {@code error: ...} or {@code cancelled}. */
   default void onRequestEnded(String requestId, String outcome) {}

@@ -1,5 +1,6 @@
 package dev.tether.llm;
 
+import dev.tether.api.ErrorCode;
 import java.util.Objects;
 
 /**
@@ -49,7 +50,7 @@ public final class ImageRuleException extends RuntimeException {
   }
 
   /** The wire error code for the rule, for HTTP and MCP error bodies. */
-  public dev.tether.api.ErrorCode errorCode() {
+  public ErrorCode errorCode() {
     return rule.errorCode();
   }
 }

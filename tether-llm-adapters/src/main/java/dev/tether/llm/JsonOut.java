@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -91,7 +92,7 @@ final class JsonOut implements AutoCloseable {
           out.write(dst, 0, len);
         } else {
           if (n > 0) {
-            byte[] tail = java.util.Arrays.copyOf(src, n);
+            byte[] tail = Arrays.copyOf(src, n);
             out.write(encoder.encode(tail));
           }
           return;

@@ -1,7 +1,9 @@
 package dev.tether.mcp;
 
+import dev.tether.media.AttachmentCatalog;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The search behind {@code grep_attachment}: a regular expression over the lines of text files,
@@ -21,7 +24,7 @@ import java.util.regex.Pattern;
  * characters. Stateless apart from one search's accumulators; not thread-safe.
  */
 final class AttachmentGrep {
-  static final int BINARY_PROBE_BYTES = dev.tether.media.AttachmentCatalog.BINARY_PROBE_BYTES;
+  static final int BINARY_PROBE_BYTES = AttachmentCatalog.BINARY_PROBE_BYTES;
   static final int MAX_FILE_BYTES = 16 << 20;
   static final int MAX_LINE_CHARS = 300;
   static final int MAX_PATTERN_CHARS = 1000;
@@ -59,7 +62,7 @@ final class AttachmentGrep {
     }
     try {
       return Pattern.compile(regex);
-    } catch (java.util.regex.PatternSyntaxException e) {
+    } catch (PatternSyntaxException e) {
       throw ToolError.invalidArguments(tool + ": pattern is not a valid regular expression: "
           + e.getDescription() + " near index " + e.getIndex());
     }
@@ -157,7 +160,7 @@ final class AttachmentGrep {
     try {
       return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
           .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(bytes));
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       return CharBuffer.wrap(new String(bytes, StandardCharsets.UTF_8));
     }
   }

@@ -8,6 +8,7 @@ import dev.tether.client.TetherClient;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -104,7 +105,7 @@ final class EgressReadLoop {
         Throwable failure = null;
         try {
           result = page.join();
-        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+        } catch (CompletionException | CancellationException e) {
           failure = e;
         }
         cursor = handle(cursor, result, failure);

@@ -1,5 +1,6 @@
 package dev.tether.mcp;
 
+import dev.tether.api.ErrorCode;
 import dev.tether.api.Image;
 import dev.tether.api.Limits;
 import dev.tether.api.SessionKey;
@@ -12,6 +13,8 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +22,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * {@code list_attachments}, {@code read_attachment} and {@code view_attachment} over a host's
@@ -42,7 +49,7 @@ final class HostAttachmentTools {
   static final int DEFAULT_GREP_MATCHES = 50;
   static final int MAX_GREP_MATCHES = 500;
   /** The time one grep_attachment call may spend matching, across all its files. */
-  static final long GREP_BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+  static final long GREP_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(2);
 
   private final AttachmentClient client;
   private final Limits limits;
@@ -131,16 +138,16 @@ final class HostAttachmentTools {
     Args args = Args.of(tool, arguments, with("pattern", "filename", "max_matches"));
     String instance = instance(tool, args);
     SessionKey session = session(tool, args);
-    java.util.regex.Pattern pattern = AttachmentGrep.compile(tool, args.requireString("pattern"));
+    Pattern pattern = AttachmentGrep.compile(tool, args.requireString("pattern"));
     int maxMatches = (int) (long) args.optLong("max_matches", 1, MAX_GREP_MATCHES).orElse((long) DEFAULT_GREP_MATCHES);
     Optional<String> only = args.optString("filename");
     return client.attachments(instance, session).thenCompose(all -> {
       List<AttachmentInfo> chosen = only.isEmpty() ? all : all.stream().filter(a -> a.name().equals(only.get())).toList();
       if (only.isPresent() && chosen.isEmpty()) {
-        throw ToolError.of(dev.tether.api.ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
+        throw ToolError.of(ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
             + "' has no attachment named '" + excerpt(only.get()) + "'; use list_attachments to see the names");
       }
-      List<CompletableFuture<AttachmentGrep.File>> files = new java.util.ArrayList<>();
+      List<CompletableFuture<AttachmentGrep.File>> files = new ArrayList<>();
       for (AttachmentInfo a : chosen) {
         files.add(a.size() > AttachmentGrep.MAX_FILE_BYTES
             ? CompletableFuture.completedFuture(new AttachmentGrep.File(a.name(), null))
@@ -150,7 +157,7 @@ final class HostAttachmentTools {
         List<AttachmentGrep.File> fetched = files.stream().map(CompletableFuture::join).toList();
         String report = new AttachmentGrep(pattern, maxMatches, GREP_BUDGET_NANOS, System::nanoTime).search(fetched);
         return text(report);
-      }, task -> reactor.core.scheduler.Schedulers.boundedElastic().schedule(task));
+      }, task -> Schedulers.boundedElastic().schedule(task));
     });
   }
 
@@ -162,11 +169,11 @@ final class HostAttachmentTools {
           try {
             return new Attachment(a.name(), a.mimeType(), a.size(), a.addedAt());
           } catch (IllegalArgumentException e) {
-            throw ToolError.of(dev.tether.api.ErrorCode.INVALID_UPLOAD, "the host lists an unusable attachment: " + e.getMessage());
+            throw ToolError.of(ErrorCode.INVALID_UPLOAD, "the host lists an unusable attachment: " + e.getMessage());
           }
         }
       }
-      throw ToolError.of(dev.tether.api.ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
+      throw ToolError.of(ErrorCode.UNKNOWN_ATTACHMENT, "session " + session + " of instance '" + instance
           + "' has no attachment named '" + excerpt(fileName) + "'; use list_attachments to see the names");
     });
   }
@@ -181,13 +188,13 @@ final class HostAttachmentTools {
   }
 
   private static Set<String> with(String... more) {
-    java.util.HashSet<String> all = new java.util.HashSet<>(SESSION_ARGS);
+    HashSet<String> all = new HashSet<>(SESSION_ARGS);
     all.addAll(List.of(more));
     return Set.copyOf(all);
   }
 
   /** Runs {@code work}, a {@link TetherException} becoming the coded tool error. */
-  private static <T> T coded(java.util.function.Supplier<T> work) {
+  private static <T> T coded(Supplier<T> work) {
     try {
       return work.get();
     } catch (TetherException e) {

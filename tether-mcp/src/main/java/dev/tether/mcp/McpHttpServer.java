@@ -3,6 +3,7 @@ package dev.tether.mcp;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TokenFile;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -97,9 +98,9 @@ public final class McpHttpServer implements AutoCloseable {
   }
 
   /** The endpoint's URL, e.g. {@code http://127.0.0.1:8788/mcp}. */
-  public java.net.URI url() {
+  public URI url() {
     String h = host.contains(":") ? "[" + host + "]" : host;
-    return java.net.URI.create("http://" + h + ":" + connector.getLocalPort() + endpoint.path());
+    return URI.create("http://" + h + ":" + connector.getLocalPort() + endpoint.path());
   }
 
   /** Blocks until the server has stopped. */

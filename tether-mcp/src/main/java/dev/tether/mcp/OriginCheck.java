@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -23,7 +24,7 @@ final class OriginCheck extends Handler.Wrapper {
 
   OriginCheck(Handler next, Set<String> allowedOrigins) {
     super(next);
-    this.allowed = allowedOrigins.stream().map(o -> o.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this.allowed = allowedOrigins.stream().map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
   }
 
   @Override

@@ -1,13 +1,17 @@
 package dev.tether.mcp;
 
+import dev.tether.api.FrameTypes;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import reactor.core.publisher.Mono;
 
 /**
  * The progress notifications of one {@code tether_send_stream} call, in order, at the pace the
@@ -48,7 +52,7 @@ final class ProgressStream {
 
   /** Reports a {@code status.presence} with {@code state}. */
   void presence(String state) {
-    offer(new Event(dev.tether.api.FrameTypes.STATUS_PRESENCE, state, 1));
+    offer(new Event(FrameTypes.STATUS_PRESENCE, state, 1));
   }
 
   /** Reports a delta ({@code assistant.delta} or {@code reasoning.delta}) of {@code text}. */
@@ -65,7 +69,7 @@ final class ProgressStream {
       Event last = queue.peekLast();
       if (last != null && last.type().equals(event.type())) {
         queue.pollLast();
-        boolean presence = event.type().equals(dev.tether.api.FrameTypes.STATUS_PRESENCE);
+        boolean presence = event.type().equals(FrameTypes.STATUS_PRESENCE);
         queue.addLast(new Event(event.type(), presence ? event.value() : last.value() + event.value(),
             last.count() + event.count()));
       } else {
@@ -99,13 +103,13 @@ final class ProgressStream {
   private void sendNext() {
     Event event;
     long progress;
-    java.util.List<CompletableFuture<Void>> done = java.util.List.of();
+    List<CompletableFuture<Void>> done = List.of();
     lock.lock();
     try {
       event = queue.pollFirst();
       if (event == null) {
         sending = false;
-        done = new java.util.ArrayList<>(drainWaiters);
+        done = new ArrayList<>(drainWaiters);
         drainWaiters.clear();
       }
       reported += event == null ? 0 : event.count();
@@ -121,7 +125,7 @@ final class ProgressStream {
     exchange.progressNotification(note)
         .timeout(SEND_TIMEOUT)
         .doOnError(e -> LOG.log(System.Logger.Level.DEBUG, "a progress notification was not sent: " + e))
-        .onErrorResume(e -> reactor.core.publisher.Mono.empty())
+        .onErrorResume(e -> Mono.empty())
         .doFinally(signal -> sendNext())
         .subscribe();
   }
@@ -129,7 +133,7 @@ final class ProgressStream {
   private static String message(Event event) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", event.type());
-    body.put(event.type().equals(dev.tether.api.FrameTypes.STATUS_PRESENCE) ? "state" : "text", event.value());
+    body.put(event.type().equals(FrameTypes.STATUS_PRESENCE) ? "state" : "text", event.value());
     return McpJson.write(body);
   }
 }

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -184,7 +185,7 @@ final class SendStreamTool {
   private static String textOf(Frame frame) {
     try {
       return McpJson.MAPPER.readTree(frame.payload().toByteArray()).path("text").asText("");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "";
     }
   }

@@ -1,8 +1,9 @@
 package dev.tether.mcp;
 
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
-import dev.tether.media.AttachmentCatalog;
 import dev.tether.images.FrameValidator;
+import dev.tether.media.AttachmentCatalog;
 import dev.tether.media.MediaFetcher;
 import dev.tether.media.MediaRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -196,7 +197,7 @@ public final class TetherMcpServer {
     private MediaRegistry mediaRegistry;
     private MediaFetcher mediaFetcher;
     private AttachmentCatalog attachments;
-    private dev.tether.client.AttachmentClient hostAttachments;
+    private AttachmentClient hostAttachments;
     private ChannelMediaClient channelMedia;
     private boolean visionCapable = true;
     private String defaultInstance;
@@ -258,7 +259,7 @@ public final class TetherMcpServer {
      *
      * @throws IllegalStateException when a catalog was set already
      */
-    public Builder attachments(dev.tether.client.AttachmentClient client) {
+    public Builder attachments(AttachmentClient client) {
       Objects.requireNonNull(client, "client");
       if (attachments != null) {
         throw new IllegalStateException("attachments are already served from a catalog; set a catalog or a host, not both");

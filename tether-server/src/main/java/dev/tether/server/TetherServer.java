@@ -1,13 +1,14 @@
 package dev.tether.server;
 
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
-import dev.tether.api.blobs.BlobStore;
 import dev.tether.images.FrameValidator;
 import dev.tether.server.internal.Bounds;
 import dev.tether.server.internal.Daemon;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Readiness;
 import dev.tether.store.StoreListener;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
@@ -157,7 +158,7 @@ public final class TetherServer implements AutoCloseable {
    * ({@link TetherStore#readiness()}); what {@code GET /v1/ready} answers (200, or 503 with the
    * reason). May make one request to the store's server: call it from a probe.
    */
-  public dev.tether.store.Readiness readiness() {
+  public Readiness readiness() {
     return daemon.readiness();
   }
 

@@ -1,17 +1,18 @@
 package dev.tether.telegram;
 
 import dev.tether.api.Limits;
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
+import dev.tether.media.MediaReference;
 import dev.tether.telegram.internal.BotApi;
 import dev.tether.telegram.internal.BridgeConfig;
 import dev.tether.telegram.internal.BridgeRuntime;
 import dev.tether.telegram.internal.MediaSettings;
-import dev.tether.media.MediaReference;
-import java.time.Clock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -134,7 +135,7 @@ public final class TelegramBridge implements AutoCloseable {
     private Duration retryMax = Duration.ofSeconds(30);
     private Duration requestTimeout = Duration.ofSeconds(30);
     private HttpClient httpClient;
-    private dev.tether.client.AttachmentClient attachments;
+    private AttachmentClient attachments;
     private MediaMode mediaPrivate = MediaMode.EAGER;
     private MediaMode mediaGroups = MediaMode.LAZY;
     private Duration mediaTtl = MediaReference.DEFAULT_TTL;
@@ -151,7 +152,7 @@ public final class TelegramBridge implements AutoCloseable {
      * payload. Usually the same {@code HttpTetherClient} as {@link #client}. Without it such
      * documents are refused with a notice to the chat.
      */
-    public Builder attachments(dev.tether.client.AttachmentClient attachments) {
+    public Builder attachments(AttachmentClient attachments) {
       this.attachments = Objects.requireNonNull(attachments, "attachments");
       return this;
     }

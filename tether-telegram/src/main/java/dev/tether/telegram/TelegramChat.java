@@ -1,5 +1,6 @@
 package dev.tether.telegram;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -19,7 +20,7 @@ public record TelegramChat(long chatId, OptionalLong threadId) {
   public static final String CHANNEL = "telegram";
 
   public TelegramChat {
-    java.util.Objects.requireNonNull(threadId, "threadId");
+    Objects.requireNonNull(threadId, "threadId");
   }
 
   public static TelegramChat of(long chatId) {

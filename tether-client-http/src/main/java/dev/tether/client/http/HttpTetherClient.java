@@ -1,10 +1,11 @@
 package dev.tether.client.http;
 
-import dev.tether.api.SessionKey;
-import dev.tether.client.TokenFile;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.MediaType;
+import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.client.AttachmentClient;
 import dev.tether.client.AttachmentInfo;
@@ -13,6 +14,7 @@ import dev.tether.client.HostAddress;
 import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
 import dev.tether.client.TetherClient;
+import dev.tether.client.TokenFile;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +26,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.eclipse.jetty.client.HttpResponseException;
+import org.eclipse.jetty.http.HttpMethod;
 
 /**
  * The {@link TetherClient} of a remote host, over its HTTP API ({@code POST .../tether},
@@ -123,7 +127,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     return failingWithTranslation(http.deleteAttachment(instance, session, name), instance);
   }
 
-  private static AttachmentInfo attachmentInfo(com.fasterxml.jackson.databind.JsonNode n) {
+  private static AttachmentInfo attachmentInfo(JsonNode n) {
     try {
       return new AttachmentInfo(n.path("name").asText(), n.path("mime_type").asText(), n.path("size").asLong(),
           Instant.parse(n.path("added_at").asText()));
@@ -186,7 +190,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
         return refused(e.status, e.code, said, instance);
       }
     }
-    if (cause instanceof org.eclipse.jetty.client.HttpResponseException e && e.getResponse() != null
+    if (cause instanceof HttpResponseException e && e.getResponse() != null
         && e.getResponse().getStatus() / 100 == 4) {
       // Jetty refuses some answers itself, such as a 401 without a WWW-Authenticate header.
       int status = e.getResponse().getStatus();
@@ -200,15 +204,15 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
    * or the Unix socket). The answer is the only time the secret is shown.
    */
   public CompletableFuture<InstanceToken> mintToken(String instance) {
-    byte[] body = ("{\"instance\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(Objects.requireNonNull(instance, "instance"))
+    byte[] body = ("{\"instance\":" + TextNode.valueOf(Objects.requireNonNull(instance, "instance"))
         + "}").getBytes(StandardCharsets.UTF_8);
-    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.POST, "/v1/tokens", body)
+    return failingWithTranslation(http.json(HttpMethod.POST, "/v1/tokens", body)
         .thenApply(HttpTetherClient::token), instance);
   }
 
   /** The instance tokens of the host, without their secrets ({@code GET /v1/tokens}). */
   public CompletableFuture<List<InstanceToken>> tokens() {
-    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.GET, "/v1/tokens", null).thenApply(a -> {
+    return failingWithTranslation(http.json(HttpMethod.GET, "/v1/tokens", null).thenApply(a -> {
       List<InstanceToken> out = new ArrayList<>();
       a.forEach(n -> out.add(token(n)));
       return List.copyOf(out);
@@ -218,10 +222,10 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
   /** Revokes the token with {@code id} ({@code DELETE /v1/tokens/{id}}); fails with {@code NOT_FOUND} when there is none. */
   public CompletableFuture<Void> revokeToken(String id) {
     String path = "/v1/tokens/" + URLEncoder.encode(Objects.requireNonNull(id, "id"), StandardCharsets.UTF_8);
-    return failingWithTranslation(http.json(org.eclipse.jetty.http.HttpMethod.DELETE, path, null).thenApply(n -> (Void) null), "");
+    return failingWithTranslation(http.json(HttpMethod.DELETE, path, null).thenApply(n -> (Void) null), "");
   }
 
-  private static InstanceToken token(com.fasterxml.jackson.databind.JsonNode n) {
+  private static InstanceToken token(JsonNode n) {
     return new InstanceToken(n.path("id").asText(), n.path("instance").asText(), Instant.parse(n.path("created_at").asText()),
         n.hasNonNull("token") ? n.get("token").asText() : null);
   }

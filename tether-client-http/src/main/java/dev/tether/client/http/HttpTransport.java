@@ -1,19 +1,20 @@
 package dev.tether.client.http;
 
-import dev.tether.api.ImageRefs;
-import dev.tether.api.MediaType;
-import dev.tether.api.Payload;
-import dev.tether.api.SessionKey;
-import dev.tether.client.HostAddress;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
+import dev.tether.api.ImageRefs;
+import dev.tether.api.MediaType;
+import dev.tether.api.Payload;
+import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.json.TetherJson;
 import dev.tether.client.FramePage;
+import dev.tether.client.HostAddress;
 import dev.tether.client.SendReceipt;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -84,8 +85,8 @@ final class HttpTransport implements AutoCloseable {
   private static final int PAGE_OVERHEAD_BYTES = 64 * 1024;
   private static final int PER_FRAME_OVERHEAD_BYTES = 1024;
   private static final JsonFactory PAGE_JSON = TetherJson.factory();
-  private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
-      new com.fasterxml.jackson.databind.ObjectMapper(TetherJson.newFactory());
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper(TetherJson.newFactory());
 
   private final HttpClient http;
   private final HostAddress address;

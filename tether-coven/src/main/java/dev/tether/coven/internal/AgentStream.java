@@ -3,6 +3,7 @@ package dev.tether.coven.internal;
 import dev.tether.api.Frame;
 import dev.tether.api.MsgIds;
 import dev.tether.api.TetherException;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.coven.CovenWelcome;
 import dev.tether.coven.internal.proto.AgentMessage;
 import dev.tether.coven.internal.proto.CancelRequest;
@@ -15,6 +16,7 @@ import dev.tether.coven.internal.proto.RegisterAgent;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.coven.internal.proto.ServerMessage;
 import dev.tether.coven.internal.proto.ToolDefinition;
+import dev.tether.coven.internal.proto.Welcome;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
@@ -22,8 +24,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -147,7 +151,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
         : new StreamEnd(StreamEnd.Kind.FAILED, "the gateway closed the stream", isWelcomed(), Status.UNAVAILABLE), false);
   }
 
-  private void welcome(dev.tether.coven.internal.proto.Welcome w) {
+  private void welcome(Welcome w) {
     lock.lock();
     try {
       welcomed = true;
@@ -220,7 +224,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
     Turn started = turn;
     AttachmentStorer.store(bridge, request).whenCompleteAsync((stored, failure) -> {
       if (failure != null) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause() : failure;
         String why = cause instanceof TetherException e ? e.code() + ": " + e.getMessage()
             : "UNAVAILABLE: the attachments could not be stored on the tether host: " + Turn.message(cause);
@@ -233,7 +237,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
 
   /** Translates the request (its stored attachments named) and starts its turn. */
   private void forward(SendMessage request, Turn turn, List<String> injected,
-      java.util.Map<Integer, dev.tether.client.AttachmentInfo> stored) {
+      Map<Integer, AttachmentInfo> stored) {
     Frame frame;
     try {
       frame = translator.toFrame(request, turn.msgId(), injected, stored);

@@ -1,5 +1,6 @@
 package dev.tether.coven.internal;
 
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
 import dev.tether.coven.CovenListener;
 import dev.tether.images.FrameValidator;
@@ -36,7 +37,7 @@ public record Bridge(
     Duration cancelDrain,
     Duration heartbeat,
     CovenListener listener,
-    dev.tether.client.AttachmentClient attachments) {
+    AttachmentClient attachments) {
   public Bridge {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(instance, "instance");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.UnsafeByteOperations;
+import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.api.MediaType;
@@ -152,7 +153,7 @@ public final class ReplyTranslator {
         }
       }
     } catch (IOException e) {
-      throw TetherException.of(dev.tether.api.ErrorCode.MALFORMED_FRAME, "the answer could not be read: " + e.getMessage(), e);
+      throw TetherException.of(ErrorCode.MALFORMED_FRAME, "the answer could not be read: " + e.getMessage(), e);
     }
     List<MessageResponse> out = new ArrayList<>(files.size() + 3);
     if (text.length() > streamed.length() && text.startsWith(streamed.toString())) {
@@ -188,7 +189,7 @@ public final class ReplyTranslator {
         try {
           data = decode(bytes, start, end - 1 - start);
         } catch (IllegalArgumentException e) {
-          throw TetherException.forImage(dev.tether.api.ErrorCode.INVALID_BASE64, index, "image " + index + ": " + e.getMessage());
+          throw TetherException.forImage(ErrorCode.INVALID_BASE64, index, "image " + index + ": " + e.getMessage());
         }
         continue;
       }
@@ -200,7 +201,7 @@ public final class ReplyTranslator {
       token = p.nextToken();
     }
     if (type == null || data == null) {
-      throw TetherException.forImage(dev.tether.api.ErrorCode.MALFORMED_FRAME, index, "image " + index + " has no media_type or data");
+      throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index + " has no media_type or data");
     }
     return base().setFile(FileData.newBuilder()
         .setFilename("image-" + (index + 1) + "." + type.extension())

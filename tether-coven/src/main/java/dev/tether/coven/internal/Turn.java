@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -198,7 +199,7 @@ final class Turn {
   /** The failure as a sentence, with the tether code first when there is one. */
   static String message(Throwable t) {
     Throwable cause = t;
-    while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
         && cause.getCause() != null) {
       cause = cause.getCause();
     }

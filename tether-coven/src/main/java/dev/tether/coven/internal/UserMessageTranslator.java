@@ -16,17 +16,19 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
 import dev.tether.api.json.TetherJson;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.coven.internal.proto.FileAttachment;
 import dev.tether.coven.internal.proto.SendMessage;
 import dev.tether.images.ByteSizes;
 import dev.tether.images.FrameValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -71,7 +73,7 @@ public final class UserMessageTranslator {
    * @throws TetherException when an attachment or the whole frame breaks a rule or limit
    */
   public Frame toFrame(SendMessage message, String msgId, List<String> injected) {
-    return toFrame(message, msgId, injected, java.util.Map.of());
+    return toFrame(message, msgId, injected, Map.of());
   }
 
   /**
@@ -81,7 +83,7 @@ public final class UserMessageTranslator {
    * {@code name} instead of {@code "forwarded": false}.
    */
   public Frame toFrame(SendMessage message, String msgId, List<String> injected,
-      java.util.Map<Integer, dev.tether.client.AttachmentInfo> stored) {
+      Map<Integer, AttachmentInfo> stored) {
     Limits limits = validator.limits();
     List<FileAttachment> attachments = message.getAttachmentsList();
     List<FileAttachment> images = new ArrayList<>();
@@ -104,7 +106,7 @@ public final class UserMessageTranslator {
       FileAttachment a = attachments.get(i);
       ObjectNode entry = listed.addObject().put("filename", a.getFilename()).put("mime_type", a.getMimeType())
           .put("size", a.getData().size());
-      dev.tether.client.AttachmentInfo kept = stored.get(i);
+      AttachmentInfo kept = stored.get(i);
       if (kept != null) {
         entry.put("name", kept.name());
         notForwarded.append('\n').append(kept.notice());

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * An answer body (a poll page, stream lines) as the pieces it is written from: what the codec
@@ -55,7 +56,7 @@ final class AnswerBody extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) {
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (b == shared && off == sharedOffset && len == sharedLength) {
       endPiece();
       pieces.add(ByteBuffer.wrap(b, off, len).asReadOnlyBuffer());

@@ -2,6 +2,8 @@ package dev.tether.server.internal;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.store.StoreUnavailableException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletionException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -24,19 +26,19 @@ final class Answers {
   /** I/O work that answers a request. */
   @FunctionalInterface
   interface IoSupplier {
-    Reply get() throws java.io.IOException;
+    Reply get() throws IOException;
   }
 
   /** I/O work on a body that answers a request. */
   @FunctionalInterface
   interface IoFunction<T, R> {
-    R apply(T t) throws java.io.IOException;
+    R apply(T t) throws IOException;
   }
 
   boolean replyIo(Response response, Callback callback, IoSupplier work) {
     try {
       return reply(response, callback, work.get());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       fail(response, callback, e);
       return true;
     }
@@ -75,7 +77,7 @@ final class Answers {
       send(response, callback, e.code().httpStatus(), ErrorBody.of(e));
     } else if (failure instanceof IllegalArgumentException e) {
       send(response, callback, ErrorCode.INVALID_ARGUMENT.httpStatus(), ErrorBody.of(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
-    } else if (failure instanceof dev.tether.store.StoreUnavailableException e) {
+    } else if (failure instanceof StoreUnavailableException e) {
       // NATS unreachable or a stream leader election under way: retry later, not a server bug.
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       send(response, callback, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE, e.getMessage()));
@@ -100,7 +102,7 @@ final class Answers {
     if (failure instanceof IllegalArgumentException) {
       return ErrorCode.INVALID_ARGUMENT;
     }
-    if (failure instanceof dev.tether.store.StoreUnavailableException || failure instanceof OutOfMemoryError) {
+    if (failure instanceof StoreUnavailableException || failure instanceof OutOfMemoryError) {
       return ErrorCode.UNAVAILABLE;
     }
     return ErrorCode.INTERNAL;

@@ -5,6 +5,7 @@ import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.media.Attachment;
 import dev.tether.media.AttachmentCatalog;
+import dev.tether.media.MediaFormatException;
 import dev.tether.sessions.ConfinedDirectory;
 import dev.tether.sessions.SessionNames;
 import dev.tether.sessions.UnsafeFileException;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -283,7 +285,7 @@ final class AttachmentStore {
 
   /** The directory name of {@code entry}'s registration: its creation instant, unique per registration. */
   static String generation(InstanceRegistry.Entry entry) {
-    return "g" + entry.createdAt().getEpochSecond() + "." + String.format(java.util.Locale.ROOT, "%09d", entry.createdAt().getNano());
+    return "g" + entry.createdAt().getEpochSecond() + "." + String.format(Locale.ROOT, "%09d", entry.createdAt().getNano());
   }
 
   private static void pruneOtherGenerations(ConfinedDirectory instance, String current) throws IOException {
@@ -319,7 +321,7 @@ final class AttachmentStore {
   private AttachmentCatalog open(ConfinedDirectory dir) throws IOException {
     try {
       return AttachmentCatalog.builder(dir).maxUploadBytes(maxBytes).open();
-    } catch (dev.tether.media.MediaFormatException e) {
+    } catch (MediaFormatException e) {
       throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the attachment manifest of this session is damaged, so its"
           + " attachments cannot be used: " + e.getMessage());
     }

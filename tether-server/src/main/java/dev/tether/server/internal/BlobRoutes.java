@@ -9,6 +9,7 @@ import dev.tether.api.blobs.BlobKey;
 import dev.tether.sessions.ConfinedDirectory;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.util.Locale;
 
 /**
  * {@code POST /v1/instances/{id}/blob} and {@code GET /v1/instances/{id}/blob/{key}}: images in an
@@ -28,7 +29,7 @@ final class BlobRoutes {
     if (contentType == null || contentType.isBlank()) {
       return MediaType.PNG;
     }
-    String bare = contentType.split(";", 2)[0].strip().toLowerCase(java.util.Locale.ROOT);
+    String bare = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
     return MediaType.parse(bare).orElseThrow(() -> TetherException.of(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
         "Content-Type '" + bare + "' is not an image type this server stores; send image/png, image/jpeg, image/gif or image/webp"));
   }

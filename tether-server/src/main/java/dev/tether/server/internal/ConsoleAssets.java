@@ -3,6 +3,7 @@ package dev.tether.server.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,7 +38,7 @@ final class ConsoleAssets {
    * @throws IllegalStateException when one is missing (a broken build)
    */
   static ConsoleAssets load() {
-    java.util.HashMap<String, Asset> m = new java.util.HashMap<>();
+    HashMap<String, Asset> m = new HashMap<>();
     FILES.forEach((name, type) -> m.put("/" + name, new Asset(read(name), type)));
     m.put("/", m.get("/index.html"));
     return new ConsoleAssets(Map.copyOf(m));

@@ -1,8 +1,14 @@
 package dev.tether.server.internal;
 
+import dev.tether.api.blobs.BlobStore;
 import dev.tether.client.HostAddress;
+import dev.tether.client.TetherClient;
 import dev.tether.images.FrameValidator;
+import dev.tether.server.ServerListener;
+import dev.tether.server.ServerStats;
+import dev.tether.server.SharedRegistry;
 import dev.tether.server.SharedTokens;
+import dev.tether.store.Readiness;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -14,13 +20,19 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.NetworkConnector;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -48,7 +60,7 @@ public final class Daemon implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(Daemon.class.getName());
   private static final int ACCEPT_QUEUE = 1024;
   /** How long a start-up step waits for a shared store that is still forming (a JetStream cluster). */
-  static final java.time.Duration STARTUP_WAIT = java.time.Duration.ofSeconds(60);
+  static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
 
   private final Server server;
   private final TetherHandler handler;
@@ -61,7 +73,7 @@ public final class Daemon implements AutoCloseable {
   private final UnixDomainServerConnector localConnector; // null unless a TCP server keeps a socket too
   private final HostAddress.Unix localSocket; // its path, or null
   private final HostAddress address;
-  private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean stopped = new AtomicBoolean();
 
   /**
    * The web console's listener ({@code serve --console}): loopback TCP with its own token, serving
@@ -79,7 +91,7 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts) {
+      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts) {
     this.address = address;
     this.localSocket = localSocket;
     this.store = store;
@@ -140,7 +152,7 @@ public final class Daemon implements AutoCloseable {
     long drainCap = validator.limits().maxFrameBytes();
     Handler api = handler;
     if (!mounts.isEmpty()) {
-      java.util.List<MountRouter.Mount> built = new java.util.ArrayList<>();
+      List<MountRouter.Mount> built = new ArrayList<>();
       for (Mount m : mounts) {
         built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
             m.handler().apply(new LocalClient(store, registry, validator, blobs, false)), "the handler mounted at " + m.path())));
@@ -162,7 +174,7 @@ public final class Daemon implements AutoCloseable {
       server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
           listener, consoleConnector), drainCap)));
     }
-    server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(bounds.maxConnections(), server));
+    server.addBean(new NetworkConnectionLimit(bounds.maxConnections(), server));
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(10_000);
     server.setStopAtShutdown(false);
@@ -233,17 +245,17 @@ public final class Daemon implements AutoCloseable {
    * @param mounts handlers mounted on the API listener behind its authentication (see {@link MountRouter})
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
-      Bounds bounds, java.util.List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
-      java.util.List<String> instances,
-      Console console, dev.tether.server.SharedRegistry sharedRegistry,
-      java.util.function.Function<String, dev.tether.api.blobs.BlobStore> sharedBlobs,
-      dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts) {}
+      Bounds bounds, List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
+      List<String> instances,
+      Console console, SharedRegistry sharedRegistry,
+      Function<String, BlobStore> sharedBlobs,
+      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts) {}
 
   /**
    * A handler mounted at {@code path} and below on the API listener, made from an in-process client
    * of this daemon (see {@link MountRouter} for the checks in front of it).
    */
-  public record Mount(String path, java.util.function.Function<dev.tether.client.TetherClient, Handler> handler) {
+  public record Mount(String path, Function<TetherClient, Handler> handler) {
     public Mount {
       Objects.requireNonNull(path, "path");
       Objects.requireNonNull(handler, "handler");
@@ -316,12 +328,12 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        dev.tether.server.ServerListener.NONE, null, null, java.util.List.of());
+        ServerListener.NONE, null, null, List.of());
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, dev.tether.server.ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, java.util.List<Mount> mounts)
+      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts)
       throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
@@ -390,13 +402,13 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** The owner-only Unix socket a TCP server serves the host's API on as well, when it took one. */
-  public java.util.Optional<HostAddress.Unix> localSocket() {
-    return java.util.Optional.ofNullable(localSocket);
+  public Optional<HostAddress.Unix> localSocket() {
+    return Optional.ofNullable(localSocket);
   }
 
   /** The Unix sockets this daemon made: its address when that is one, and its local socket. */
-  private java.util.List<HostAddress.Unix> sockets() {
-    java.util.List<HostAddress.Unix> all = new java.util.ArrayList<>();
+  private List<HostAddress.Unix> sockets() {
+    List<HostAddress.Unix> all = new ArrayList<>();
     if (address instanceof HostAddress.Unix unix) {
       all.add(unix);
     }
@@ -407,23 +419,23 @@ public final class Daemon implements AutoCloseable {
   }
 
   /** Where the console listens (the port it got for port 0), when there is a console. */
-  public java.util.Optional<HostAddress.Tcp> consoleAddress() {
-    return consoleConnector == null ? java.util.Optional.empty()
-        : java.util.Optional.of(new HostAddress.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
+  public Optional<HostAddress.Tcp> consoleAddress() {
+    return consoleConnector == null ? Optional.empty()
+        : Optional.of(new HostAddress.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
   }
 
   /** An in-process client of this daemon (see {@link LocalClient}). */
-  public dev.tether.client.TetherClient localClient(boolean blobImages) {
+  public TetherClient localClient(boolean blobImages) {
     return new LocalClient(store, registry, validator, blobs, blobImages);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
-  public dev.tether.server.ServerStats stats() {
+  public ServerStats stats() {
     return handler.stats();
   }
 
   /** See {@link dev.tether.server.TetherServer#readiness()}. */
-  public dev.tether.store.Readiness readiness() {
+  public Readiness readiness() {
     return handler.readiness();
   }
 

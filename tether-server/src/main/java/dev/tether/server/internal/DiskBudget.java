@@ -3,6 +3,7 @@ package dev.tether.server.internal;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -51,7 +52,7 @@ final class DiskBudget {
       throw new IllegalArgumentException("maxBytes must be >= 0 (0: no budget) but was " + maxBytes);
     }
     this.maxBytes = maxBytes;
-    this.usage = java.util.Objects.requireNonNull(usage, "usage");
+    this.usage = Objects.requireNonNull(usage, "usage");
     for (int i = 0; i < STRIPES; i++) {
       locks[i] = new ReentrantLock();
     }

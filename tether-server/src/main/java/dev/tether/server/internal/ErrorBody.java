@@ -8,6 +8,7 @@ import dev.tether.api.json.TetherJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.eclipse.jetty.http.HttpStatus;
 
 /**
  * The JSON error body of the HTTP API: {@code {"error":{"code":..,"message":..,"image_index":..}}}.
@@ -48,7 +49,7 @@ final class ErrorBody {
       case INTERNAL -> "the server failed to answer this request";
       default -> "the HTTP request is malformed";
     };
-    boolean generic = reason == null || reason.isBlank() || reason.equalsIgnoreCase(org.eclipse.jetty.http.HttpStatus.getMessage(status));
+    boolean generic = reason == null || reason.isBlank() || reason.equalsIgnoreCase(HttpStatus.getMessage(status));
     return of(code, generic ? sentence : sentence + ": " + reason);
   }
 

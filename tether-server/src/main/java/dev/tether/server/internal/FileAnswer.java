@@ -1,5 +1,6 @@
 package dev.tether.server.internal;
 
+import dev.tether.api.ErrorCode;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -75,9 +76,9 @@ final class FileAnswer extends IteratingCallback {
     if (first > 0 && !egress.tryReserve(first)) {
       closeQuietly(channel);
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
-      byte[] body = ErrorBody.of(dev.tether.api.ErrorCode.UNAVAILABLE,
+      byte[] body = ErrorBody.of(ErrorCode.UNAVAILABLE,
           "the server is writing too many large answers at once; retry shortly");
-      response.setStatus(dev.tether.api.ErrorCode.UNAVAILABLE.httpStatus());
+      response.setStatus(ErrorCode.UNAVAILABLE.httpStatus());
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
       response.write(true, ByteBuffer.wrap(body), callback);

@@ -5,8 +5,12 @@ import static dev.tether.server.internal.Answers.unwrap;
 import static dev.tether.server.internal.Answers.write;
 
 import dev.tether.api.ErrorCode;
+import dev.tether.api.FrameCodec;
+import dev.tether.api.MediaType;
+import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.server.internal.Answers.IoFunction;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -50,10 +54,10 @@ final class FileRoutes {
     Request request = c.request();
     Response response = c.response();
     Callback callback = c.callback();
-    dev.tether.api.MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+    MediaType type = BlobRoutes.uploadType(request.getHeaders().get(HttpHeader.CONTENT_TYPE));
     int max = Math.toIntExact(maxImageBytes);
     readUpload(request, response, callback, max,
-        () -> ErrorBody.of(TetherException.of(dev.tether.api.ErrorCode.IMAGE_TOO_LARGE,
+        () -> ErrorBody.of(TetherException.of(ErrorCode.IMAGE_TOO_LARGE,
             "the image is larger than " + max + " bytes, the limit for one image")),
         body -> disk.write(entry, body.length(), 0, () -> BlobRoutes.upload(blobs, entry, type, body.buffer(), body.length())));
   }
@@ -64,7 +68,7 @@ final class FileRoutes {
    * ({@code tooLarge}) past {@code max}, in both cases after discarding what the client still sends.
    */
   private void readUpload(Request request, Response response, Callback callback, int max,
-      java.util.function.Supplier<byte[]> tooLarge, IoFunction<dev.tether.api.FrameCodec.BoundedBody, Reply> store) {
+      Supplier<byte[]> tooLarge, IoFunction<FrameCodec.BoundedBody, Reply> store) {
     long cost = BodyReader.reservation(request.getLength(), max);
     if (!ingressBudget.tryReserve(cost)) {
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
@@ -76,7 +80,7 @@ final class FileRoutes {
       try {
         if (failure != null) {
           Throwable cause = unwrap(failure);
-          if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+          if (cause instanceof TetherException e && e.code() == ErrorCode.FRAME_TOO_LARGE) {
             write(response, 413, tooLarge.get(), Callback.from(() -> BodyDrainer.drain(request, callback, 2L * max), callback::failed));
           } else {
             answers.fail(response, callback, cause);
@@ -92,29 +96,29 @@ final class FileRoutes {
     });
   }
 
-  private static dev.tether.api.SessionKey session(RouteTable.Call c) {
+  private static SessionKey session(RouteTable.Call c) {
     Fields q = Request.extractQueryParameters(c.request());
     return AttachmentRoutes.session(q.getValue("channel"), q.getValue("session_id"));
   }
 
   /** {@code .../attachments[/{name}]}: see {@link AttachmentRoutes}. */
   void listAttachments(RouteTable.Call c) {
-    dev.tether.api.SessionKey session = session(c);
+    SessionKey session = session(c);
     answers.replyIo(c.response(), c.callback(), () -> AttachmentRoutes.list(attachments, c.entry(), session));
   }
 
   void deleteAttachment(RouteTable.Call c) {
-    dev.tether.api.SessionKey session = session(c);
+    SessionKey session = session(c);
     answers.replyIo(c.response(), c.callback(), () -> AttachmentRoutes.delete(attachments, c.entry(), session, c.param("name")));
   }
 
   void downloadAttachment(RouteTable.Call c) {
-    dev.tether.api.SessionKey session = session(c);
+    SessionKey session = session(c);
     Response response = c.response();
     AttachmentRoutes.Download d;
     try {
       d = AttachmentRoutes.download(attachments, c.entry(), session, c.param("name"));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       answers.fail(response, c.callback(), e);
       return;
     }
@@ -133,7 +137,7 @@ final class FileRoutes {
     BlobRoutes.Download d;
     try {
       d = BlobRoutes.download(blobs, c.entry(), c.param("key"), egressBudget);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       answers.fail(response, callback, e);
       return;
     }
@@ -145,7 +149,7 @@ final class FileRoutes {
 
   /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
   void uploadAttachment(RouteTable.Call c) {
-    dev.tether.api.SessionKey session = session(c);
+    SessionKey session = session(c);
     String name = AttachmentRoutes.uploadName(Request.extractQueryParameters(c.request()).getValue("name"));
     InstanceRegistry.Entry entry = c.entry();
     Request request = c.request();

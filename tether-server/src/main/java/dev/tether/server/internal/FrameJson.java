@@ -1,11 +1,16 @@
 package dev.tether.server.internal;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
+import dev.tether.api.RawJson;
 import dev.tether.store.QueryResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * JSON bodies of the HTTP API built from frames, writing each frame's payload bytes as stored.
@@ -49,16 +54,16 @@ final class FrameJson {
 
   /** NDJSON lines for a stream: one frame per line, then a gap line when frames were evicted. */
   static AnswerBody streamLines(QueryResult r) {
-    return streamLines(r, java.util.function.UnaryOperator.identity());
+    return streamLines(r, UnaryOperator.identity());
   }
 
   /** As {@link #streamLines(QueryResult)}, writing {@code view} of each frame (refs made inline, say). */
-  static AnswerBody streamLines(QueryResult r, java.util.function.UnaryOperator<Frame> view) {
+  static AnswerBody streamLines(QueryResult r, UnaryOperator<Frame> view) {
     return streamLines(r.gap(), r.oldestSeq(), r.frames(), view);
   }
 
   /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
-  static AnswerBody streamLines(boolean gap, long oldestSeq, java.util.List<Frame> frames, java.util.function.UnaryOperator<Frame> view) {
+  static AnswerBody streamLines(boolean gap, long oldestSeq, List<Frame> frames, UnaryOperator<Frame> view) {
     AnswerBody out = new AnswerBody();
     try {
       if (gap) {
@@ -78,7 +83,7 @@ final class FrameJson {
 
   /** {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} for an accepted frame. */
   static byte[] accepted(String msgId, String sessionId, long seq) {
-    com.fasterxml.jackson.databind.node.ObjectNode n = Json.MAPPER.createObjectNode();
+    ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("msg_id", msgId);
     n.put("session_id", sessionId);
     n.put("ingress_seq", seq);
@@ -104,8 +109,8 @@ final class FrameJson {
     if (f.session().isPresent()) {
       n += 32 + 6L * (f.session().get().channel().length() + f.session().get().id().length());
     }
-    for (java.util.Map<String, dev.tether.api.RawJson> extra : java.util.List.of(f.extensions(), f.sessionExtensions())) {
-      for (java.util.Map.Entry<String, dev.tether.api.RawJson> e : extra.entrySet()) {
+    for (Map<String, RawJson> extra : List.of(f.extensions(), f.sessionExtensions())) {
+      for (Map.Entry<String, RawJson> e : extra.entrySet()) {
         n += 4 + 6L * e.getKey().length() + e.getValue().size();
       }
     }

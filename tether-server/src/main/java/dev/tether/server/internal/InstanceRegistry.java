@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.server.SharedRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -23,7 +27,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
-import dev.tether.server.SharedRegistry;
 
 /**
  * The instances a {@code tether serve} knows, each with its workspace directory and its
@@ -221,7 +224,7 @@ final class InstanceRegistry {
           Path theirs;
           try {
             theirs = Path.of(other.workspace()).normalize();
-          } catch (java.nio.file.InvalidPathException e) {
+          } catch (InvalidPathException e) {
             continue; // not a path on this system: it cannot hold ws
           }
           requireApart(ws, theirs, other.id());
@@ -273,7 +276,7 @@ final class InstanceRegistry {
     if (i.workspace() != null) {
       try {
         Path p = Path.of(i.workspace());
-        if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
           ws = roots.confine(p);
         }
       } catch (IOException | RuntimeException e) {
@@ -442,7 +445,7 @@ final class InstanceRegistry {
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
       try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(bytes));
+        ch.write(ByteBuffer.wrap(bytes));
         ch.force(true);
       }
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

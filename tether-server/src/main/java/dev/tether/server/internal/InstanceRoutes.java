@@ -1,15 +1,19 @@
 package dev.tether.server.internal;
 
-import dev.tether.api.ErrorCode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.store.FrameQuery;
 import dev.tether.store.QueryResult;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.ToIntFunction;
 
@@ -59,7 +63,7 @@ final class InstanceRoutes {
   Reply put(String id, byte[] body) throws IOException {
     InstanceRegistry.requireId(id);
     Path workspace = null;
-    if (body.length > 0 && !new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+    if (body.length > 0 && !new String(body, StandardCharsets.UTF_8).isBlank()) {
       JsonNode n;
       try {
         n = readWhole(body);
@@ -141,8 +145,8 @@ final class InstanceRoutes {
     return STRICT.readTree(body);
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectReader STRICT =
-      Json.MAPPER.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final ObjectReader STRICT =
+      Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private ObjectNode describe(InstanceRegistry.Entry e, boolean hostPaths) {
     ObjectNode n = Json.MAPPER.createObjectNode();
@@ -152,7 +156,7 @@ final class InstanceRoutes {
     }
     n.put("state", "running");
     n.put("enabled", true);
-    n.put("created_at", e.createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+    n.put("created_at", e.createdAt().truncatedTo(ChronoUnit.SECONDS).toString());
     long last = store.lastSeq(e.id());
     n.put("next_seq", last + 1);
     QueryResult first = store.query(e.id(), FrameQuery.builder().limit(1).build());

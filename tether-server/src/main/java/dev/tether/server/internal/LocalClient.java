@@ -13,6 +13,7 @@ import dev.tether.store.StoreTetherClient;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The in-process client of a running daemon: the HTTP API's registry and validation without the
@@ -59,7 +60,7 @@ final class LocalClient implements TetherClient {
       if (failure == null) {
         IngressLog.accepted(instance, frame.toBuilder().msgId(receipt.msgId()).build(), receipt.ingressSeq());
       } else {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause() : failure;
         IngressLog.refused(instance, cause instanceof TetherException e ? e.code() : ErrorCode.INTERNAL, cause.getMessage());
       }

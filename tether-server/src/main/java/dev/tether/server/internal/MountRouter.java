@@ -3,6 +3,7 @@ package dev.tether.server.internal;
 import static dev.tether.server.internal.Answers.send;
 
 import dev.tether.api.ErrorCode;
+import dev.tether.server.TetherServer;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.server.Handler;
@@ -60,9 +61,9 @@ final class MountRouter extends Handler.Wrapper {
       return true; // answered
     }
     if (caller.get().scope() != null) {
-      request.setAttribute(dev.tether.server.TetherServer.INSTANCE_SCOPE_ATTRIBUTE, caller.get().scope());
+      request.setAttribute(TetherServer.INSTANCE_SCOPE_ATTRIBUTE, caller.get().scope());
     } else {
-      request.removeAttribute(dev.tether.server.TetherServer.INSTANCE_SCOPE_ATTRIBUTE);
+      request.removeAttribute(TetherServer.INSTANCE_SCOPE_ATTRIBUTE);
     }
     if (!mount.handler().handle(request, response, callback)) {
       return send(response, callback, ErrorCode.NOT_FOUND.httpStatus(), ErrorBody.of(ErrorCode.NOT_FOUND,

@@ -1,5 +1,6 @@
 package dev.tether.server.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,7 +15,7 @@ record Reply(int status, byte[] body, String contentType) {
     return new Reply(status, body, "application/json");
   }
 
-  static Reply json(int status, com.fasterxml.jackson.databind.JsonNode node) {
+  static Reply json(int status, JsonNode node) {
     return json(status, (node.toString() + "\n").getBytes(StandardCharsets.UTF_8));
   }
 }

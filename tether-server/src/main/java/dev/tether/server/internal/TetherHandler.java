@@ -10,16 +10,24 @@ import static dev.tether.server.internal.Answers.write;
 
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
+import dev.tether.api.ImageRefs;
 import dev.tether.api.MsgIds;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
 import dev.tether.images.FrameValidator;
+import dev.tether.server.ServerListener;
+import dev.tether.server.ServerStats;
 import dev.tether.store.QueryResult;
+import dev.tether.store.Readiness;
 import dev.tether.store.TetherStore;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpHeader;
@@ -86,7 +94,7 @@ final class TetherHandler extends Handler.Abstract {
   final FileRoutes files;
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
-  private volatile dev.tether.server.ServerListener listener = dev.tether.server.ServerListener.NONE;
+  private volatile ServerListener listener = ServerListener.NONE;
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
     this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
@@ -100,7 +108,7 @@ final class TetherHandler extends Handler.Abstract {
 
   /** As above, keeping attachments below {@code attachmentsDir} (null: a private temporary directory; see {@link AttachmentStore}). */
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
-      InstanceTokens instanceTokens, Blobs blobs, java.nio.file.Path attachmentsDir) {
+      InstanceTokens instanceTokens, Blobs blobs, Path attachmentsDir) {
     this.blobs = blobs;
     this.attachments = blobs.shared()
         ? AttachmentStore.refusing("this server shares its instances with other hosts (serve --nats), and attachments are"
@@ -134,26 +142,26 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /** Where refused frames are told; set once, before the server starts. */
-  void listener(dev.tether.server.ServerListener listener) {
+  void listener(ServerListener listener) {
     this.listener = listener;
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
-  dev.tether.server.ServerStats stats() {
+  ServerStats stats() {
     int open = waitRoutes.streams();
-    return new dev.tether.server.ServerStats(Math.max(0, slots.held() - open), open, ingressBudget.reserved(),
+    return new ServerStats(Math.max(0, slots.held() - open), open, ingressBudget.reserved(),
         ingressBudget.maxBytes(), egressBudget.reserved(), egressBudget.maxBytes());
   }
 
   /** Not ready while shutting down; else the store's readiness. */
-  dev.tether.store.Readiness readiness() {
+  Readiness readiness() {
     if (shuttingDown) {
-      return dev.tether.store.Readiness.notReady("the server is shutting down");
+      return Readiness.notReady("the server is shutting down");
     }
     try {
       return store.readiness();
     } catch (RuntimeException e) {
-      return dev.tether.store.Readiness.notReady("the store's readiness check failed: " + e);
+      return Readiness.notReady("the store's readiness check failed: " + e);
     }
   }
 
@@ -223,34 +231,34 @@ final class TetherHandler extends Handler.Abstract {
    * The caller of {@code request} by its bearer token (every caller on a Unix socket), or empty
    * after answering 401 (a missing or unknown token) or 503 (shutting down).
    */
-  java.util.Optional<Caller> authenticate(Request request, Response response, Callback callback) {
+  Optional<Caller> authenticate(Request request, Response response, Callback callback) {
     Caller caller = Caller.HOST;
     boolean owner = ownerSocket != null && request.getConnectionMetaData().getConnector() == ownerSocket;
     if (auth != null && !owner) {
       String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
       if (!auth.accepts(header)) {
         String presented = BearerAuth.bearer(header);
-        java.util.Optional<InstanceTokens.Grant> grant = presented == null ? java.util.Optional.empty() : tokens.find(presented);
+        Optional<InstanceTokens.Grant> grant = presented == null ? Optional.empty() : tokens.find(presented);
         if (grant.isEmpty()) {
           response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
           send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
-          return java.util.Optional.empty();
+          return Optional.empty();
         }
         caller = new Caller(grant.get().instance(), grant.get().id());
       }
     }
     if (shuttingDown) {
       send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of(caller);
+    return Optional.of(caller);
   }
 
   /** @param trusted who another listener already knows the caller to be (the console), or null to authenticate */
   private boolean route(Request request, Response response, Callback callback, RouteTable.Caller trusted) throws Exception {
     Caller who = Caller.HOST;
     if (trusted == null) {
-      java.util.Optional<Caller> found = authenticate(request, response, callback);
+      Optional<Caller> found = authenticate(request, response, callback);
       if (found.isEmpty()) {
         return true;
       }
@@ -352,7 +360,7 @@ final class TetherHandler extends Handler.Abstract {
       try {
         if (failure != null) {
           Throwable cause = unwrap(failure);
-          if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+          if (cause instanceof TetherException e && e.code() == ErrorCode.FRAME_TOO_LARGE) {
             write(response, 413, ErrorBody.of(ErrorCode.BAD_REQUEST, "this request takes a JSON body of at most " + SMALL_BODY_BYTES + " bytes"),
                 Callback.from(() -> BodyDrainer.drain(request, callback, 1L << 20), callback::failed));
           } else {
@@ -360,7 +368,7 @@ final class TetherHandler extends Handler.Abstract {
           }
           return;
         }
-        reply(response, callback, handler.apply(java.util.Arrays.copyOf(body.buffer(), body.length())));
+        reply(response, callback, handler.apply(Arrays.copyOf(body.buffer(), body.length())));
       } catch (Throwable e) {
         answers.fail(response, callback, e);
       }
@@ -434,7 +442,7 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   private void refuseBody(Throwable cause, Request request, Response response, Callback callback, int maxFrame) {
-    if (cause instanceof TetherException e && e.code() == dev.tether.api.ErrorCode.FRAME_TOO_LARGE) {
+    if (cause instanceof TetherException e && e.code() == ErrorCode.FRAME_TOO_LARGE) {
       // Refused while the client may still be sending: answer, then discard the rest.
       write(response, e.code().httpStatus(), ErrorBody.of(e),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * maxFrame), callback::failed));
@@ -444,14 +452,14 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /** Checks every blob ref of an ingress frame against the instance's blob store (see {@link BlobFiles}). */
-  private void verifyRefs(InstanceRegistry.Entry entry, Frame frame) throws java.io.IOException {
-    List<dev.tether.api.ImageRefs.Ref> refs = dev.tether.api.ImageRefs.refs(frame);
+  private void verifyRefs(InstanceRegistry.Entry entry, Frame frame) throws IOException {
+    List<ImageRefs.Ref> refs = ImageRefs.refs(frame);
     long total = 0;
-    for (dev.tether.api.ImageRefs.Ref ref : refs) {
+    for (ImageRefs.Ref ref : refs) {
       total += blobs.readForIngress(entry, ref).length;
     }
     if (total > validator.limits().maxFrameImageBytes()) {
-      throw TetherException.of(dev.tether.api.ErrorCode.FRAME_IMAGES_TOO_LARGE, "the blobs this frame names add up to " + total
+      throw TetherException.of(ErrorCode.FRAME_IMAGES_TOO_LARGE, "the blobs this frame names add up to " + total
           + " bytes; a frame may carry at most " + validator.limits().maxFrameImageBytes() + " bytes of images");
     }
   }

@@ -18,9 +18,12 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -98,7 +101,7 @@ final class WaitRoutes {
 
   private void poll(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
       Callback callback) {
-    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
+    UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
     if (view == null) {
       return;
     }
@@ -118,7 +121,7 @@ final class WaitRoutes {
     }
     track(wait, request, instance);
     // Revoking the token or deleting the instance ends this wait at once, answered with why.
-    java.util.concurrent.atomic.AtomicReference<TetherException> endedBy = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<TetherException> endedBy = new AtomicReference<>();
     Grants.Hold hold = wait.isDone() ? null : grants.hold(grantId, instance, why -> {
       endedBy.set(why);
       wait.cancel(false);
@@ -139,7 +142,7 @@ final class WaitRoutes {
       }
       if (failure != null && unwrap(failure) instanceof CancellationException && !shuttingDown.getAsBoolean()
           && registry.find(instance).isEmpty()) {
-        answers.fail(response, callback, TetherException.of(dev.tether.api.ErrorCode.INSTANCE_NOT_FOUND,
+        answers.fail(response, callback, TetherException.of(ErrorCode.INSTANCE_NOT_FOUND,
             "instance '" + instance + "' was deleted while this poll waited"));
         return;
       } else if (failure != null && unwrap(failure) instanceof CancellationException) {
@@ -153,7 +156,7 @@ final class WaitRoutes {
     }, executor.get());
   }
 
-  private static QueryResult viewed(QueryResult result, java.util.function.UnaryOperator<Frame> view) {
+  private static QueryResult viewed(QueryResult result, UnaryOperator<Frame> view) {
     if (view == STORED_VIEW || result.frames().isEmpty()) {
       return result;
     }
@@ -189,7 +192,7 @@ final class WaitRoutes {
   }
 
   /** Frames as the store keeps them. */
-  private static final java.util.function.UnaryOperator<Frame> STORED_VIEW = f -> f;
+  private static final UnaryOperator<Frame> STORED_VIEW = f -> f;
 
   /**
    * The view {@code ?images=} asks for: {@code sent} (the default) as the sender sent each image
@@ -197,7 +200,7 @@ final class WaitRoutes {
    * store keeps frames, {@code inline} with every blob ref the host can read put inline; null
    * (after a 400) otherwise.
    */
-  private java.util.function.UnaryOperator<Frame> imagesView(String instance, Fields fields, Response response, Callback callback) {
+  private UnaryOperator<Frame> imagesView(String instance, Fields fields, Response response, Callback callback) {
     String images = fields.getValue("images");
     if (images == null || images.equals("sent")) {
       return f -> RefResolver.asSent(f, registry.find(instance).orElse(null), blobs);
@@ -215,7 +218,7 @@ final class WaitRoutes {
 
   private void stream(String instance, String grantId, PollParams params, Fields fields, Request request, Response response,
       Callback callback) {
-    java.util.function.UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
+    UnaryOperator<Frame> view = imagesView(instance, fields, response, callback);
     if (view == null) {
       return;
     }
@@ -224,7 +227,7 @@ final class WaitRoutes {
       return;
     }
     streams.incrementAndGet();
-    java.util.concurrent.atomic.AtomicReference<Grants.Hold> hold = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Grants.Hold> hold = new AtomicReference<>();
     Callback done = releasing(callback, () -> {
       grants.release(hold.get());
       streams.decrementAndGet();
@@ -251,7 +254,7 @@ final class WaitRoutes {
   /** {@code callback}, running {@code release} first when it completes either way. */
   private static Callback releasing(Callback callback, Runnable release) {
     return new Callback() {
-      private final java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+      private final AtomicBoolean once = new AtomicBoolean();
 
       @Override
       public void succeeded() {

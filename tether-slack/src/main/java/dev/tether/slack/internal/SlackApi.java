@@ -6,6 +6,7 @@ import dev.tether.api.json.TetherJson;
 import dev.tether.chat.ChatSecret;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -211,7 +212,7 @@ public final class SlackApi {
       return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException(what + " interrupted");
+      throw new InterruptedIOException(what + " interrupted");
     } catch (IOException e) {
       throw new IOException(what + ": " + redact(String.valueOf(e.getMessage())), e);
     }

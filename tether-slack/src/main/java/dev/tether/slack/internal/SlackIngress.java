@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,7 +211,7 @@ final class SlackIngress {
     }
     try {
       if (imageType.isPresent()) {
-        images.add(Images.of(imageType.get(), java.util.Base64.getEncoder().encodeToString(bytes.get()), config.host().limits()));
+        images.add(Images.of(imageType.get(), Base64.getEncoder().encodeToString(bytes.get()), config.host().limits()));
       } else {
         AttachmentInfo stored = config.attachments().putAttachment(config.host().instance(), session, name, mime, bytes.get())
             .get(HOST_TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -17,14 +17,17 @@ import dev.tether.chat.TypingIndicator;
 import dev.tether.slack.SlackChat;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * A started Slack bridge: the state directory lock, the receiver (Socket Mode thread or Events API
@@ -85,7 +88,7 @@ public final class SlackRuntime implements AutoCloseable {
       });
       SlackSender sender = new SlackSender(api);
       SlackSessions sessions = new SlackSessions(config);
-      TypingIndicator<SlackChat> typing = new TypingIndicator<>(sender, log, scheduler, java.time.Duration.ofSeconds(5));
+      TypingIndicator<SlackChat> typing = new TypingIndicator<>(sender, log, scheduler, Duration.ofSeconds(5));
       LiveDrafts<SlackChat> drafts = config.liveEdits() ? new LiveDrafts<>(sender, log, config.editInterval()) : null;
       MediaFetchAnswers<SlackChat> fetches = new MediaFetchAnswers<>(config.host(), sessions, media.registry(), media.fetcher(), log);
       AnswerDelivery<SlackChat> out = new AnswerDelivery<>(config.host(), sessions, sender, retrier, log, egressState, typing, drafts,
@@ -94,7 +97,7 @@ public final class SlackRuntime implements AutoCloseable {
       SlackIngress in = new SlackIngress(config, api, media, new HostForwarder(config.host(), retrier, log), seen, log);
       BlockingQueue<JsonNode> queue = new ArrayBlockingQueue<>(QUEUE);
       AtomicLong received = new AtomicLong();
-      java.util.function.Consumer<JsonNode> sink = node -> {
+      Consumer<JsonNode> sink = node -> {
         received.incrementAndGet();
         if (!queue.offer(node)) {
           log.warn("dropped a Slack delivery: " + QUEUE + " are already waiting for the host");
@@ -151,10 +154,10 @@ public final class SlackRuntime implements AutoCloseable {
           try {
             in.handle(e);
           } catch (IOException failed) {
-            throw new java.io.UncheckedIOException(failed);
+            throw new UncheckedIOException(failed);
           }
         });
-      } catch (java.io.UncheckedIOException e) {
+      } catch (UncheckedIOException e) {
         if (e.getCause() instanceof InterruptedIOException) {
           return;
         }

@@ -9,12 +9,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.json.TetherJson;
 import dev.tether.telegram.BotToken;
 import dev.tether.telegram.TelegramChat;
+import dev.tether.telegram.TelegramListener;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -64,10 +68,10 @@ public final class BotApi {
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
   }
 
-  private volatile dev.tether.telegram.TelegramListener listener = dev.tether.telegram.TelegramListener.NONE;
+  private volatile TelegramListener listener = TelegramListener.NONE;
 
   /** Where this API's answers are told; set before the bridge starts. */
-  public void listener(dev.tether.telegram.TelegramListener listener) {
+  public void listener(TelegramListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
   }
 
@@ -213,7 +217,7 @@ public final class BotApi {
       return http.send(request, handler);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException(method + " was interrupted");
+      throw new InterruptedIOException(method + " was interrupted");
     } catch (IOException e) {
       // The JDK's messages may quote the URL, and with it the token: keep only a redacted text.
       throw new IOException(method + " failed: " + token.redact(String.valueOf(e)));
@@ -275,7 +279,7 @@ public final class BotApi {
       if (sb.length() > 0) {
         sb.append('/');
       }
-      sb.append(java.net.URLEncoder.encode(segment, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+      sb.append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
     }
     return sb.toString();
   }

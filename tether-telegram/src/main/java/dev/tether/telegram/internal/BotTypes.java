@@ -3,6 +3,7 @@ package dev.tether.telegram.internal;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The Bot API objects the bridge reads, with the Bot API's field names. Unknown fields are
@@ -40,7 +41,7 @@ public final class BotTypes {
 
     /** Whether the fields the bridge reads are there and usable: a chat, and no null photo size. */
     public boolean isWellFormed() {
-      return chat != null && (photo == null || photo.stream().allMatch(java.util.Objects::nonNull));
+      return chat != null && (photo == null || photo.stream().allMatch(Objects::nonNull));
     }
 
     /** Whether the message carries something the bridge forwards: text, a photo or a document. */

@@ -2,6 +2,7 @@ package dev.tether.telegram.internal;
 
 import dev.tether.api.Limits;
 import dev.tether.chat.BridgeHost;
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ public record BridgeConfig(
     Duration typingInterval,
     Duration retryInitial,
     Duration retryMax,
-    dev.tether.client.AttachmentClient attachments) {
+    AttachmentClient attachments) {
   public BridgeConfig {
     allowedChats = Set.copyOf(allowedChats);
   }

@@ -7,6 +7,7 @@ import dev.tether.api.TetherException;
 import dev.tether.images.ByteSizes;
 import dev.tether.images.Images;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,7 +88,7 @@ final class ImageFetcher {
     BotTypes.File file;
     try {
       file = retrier.call("getFile", () -> api.getFile(fileId));
-    } catch (java.io.InterruptedIOException e) {
+    } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
       return new Refused(what + " could not be fetched from Telegram (" + api.token().redact(e.getMessage())
@@ -101,7 +102,7 @@ final class ImageFetcher {
     Optional<byte[]> bytes;
     try {
       bytes = retrier.call("download", () -> api.download(file.filePath(), cap));
-    } catch (java.io.InterruptedIOException e) {
+    } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
       return new Refused(what + " could not be downloaded from Telegram (" + api.token().redact(e.getMessage())

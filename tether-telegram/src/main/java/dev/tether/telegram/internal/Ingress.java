@@ -3,10 +3,12 @@ package dev.tether.telegram.internal;
 import dev.tether.api.Frame;
 import dev.tether.api.Image;
 import dev.tether.api.Payload;
+import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.User;
 import dev.tether.chat.HostForwarder;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.images.ByteSizes;
 import dev.tether.telegram.TelegramChat;
 import java.io.IOException;
@@ -199,10 +201,10 @@ final class Ingress {
       notices.send(chat, refused.explanation());
       return;
     }
-    dev.tether.client.AttachmentInfo stored = ((DocumentAttacher.Stored) result).attachment();
+    AttachmentInfo stored = ((DocumentAttacher.Stored) result).attachment();
     String caption = textOf(m);
     forward(chat, m, caption.isEmpty() ? stored.notice() : caption + "\n" + stored.notice(), List.of(),
-        Map.of("attachments", dev.tether.api.RawJson.of(dev.tether.client.AttachmentInfo.payloadJson(List.of(stored)))));
+        Map.of("attachments", RawJson.of(AttachmentInfo.payloadJson(List.of(stored)))));
   }
 
   private void refuse(BotTypes.Message m) throws InterruptedIOException {
@@ -272,7 +274,7 @@ final class Ingress {
   }
 
   private void forward(TelegramChat chat, BotTypes.Message m, String text, List<Image> images,
-      Map<String, dev.tether.api.RawJson> extra) throws IOException {
+      Map<String, RawJson> extra) throws IOException {
     Optional<User> user = m.from() == null ? Optional.empty()
         : Optional.of(new User(Long.toString(m.from().id()), nameOf(m.from())));
     Payload.UserMessage payload = new Payload.UserMessage(text, images, user, extra);

@@ -1,6 +1,7 @@
 package dev.tether.telegram.internal;
 
 import dev.tether.api.Limits;
+import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import dev.tether.chat.ChatMediaStore;
 import dev.tether.media.MediaFetcher;
@@ -126,7 +127,7 @@ final class LazyMedia implements AutoCloseable {
       BotTypes.Document d = m.document();
       fileId = d.fileId();
       mime = mimeOr(d.mimeType(), "application/octet-stream");
-      kind = dev.tether.api.MediaType.parse(mime).isPresent() ? MediaKind.IMAGE : MediaKind.DOCUMENT;
+      kind = MediaType.parse(mime).isPresent() ? MediaKind.IMAGE : MediaKind.DOCUMENT;
       name = d.fileName();
       size = d.fileSize();
     } else if (m.voice() != null) {

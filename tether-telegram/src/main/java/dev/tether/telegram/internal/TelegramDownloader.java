@@ -8,6 +8,7 @@ import dev.tether.telegram.TelegramChat;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -65,7 +66,7 @@ final class TelegramDownloader implements MediaDownloader {
       }
       try {
         return call.run();
-      } catch (java.io.InterruptedIOException e) {
+      } catch (InterruptedIOException e) {
         throw e;
       } catch (BotApiException e) {
         if (!e.isTransient()) {

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -126,7 +127,7 @@ final class WhatsAppIngress {
       Map<String, RawJson> extra) throws InterruptedIOException {
     String mime = ChatMediaStore.mimeOr(item.mimeType(), "application/octet-stream");
     Optional<MediaType> imageType = item.kind() == MediaKind.IMAGE ? MediaType.parse(mime) : Optional.empty();
-    String name = item.fileName() != null ? item.fileName() : item.kind().name().toLowerCase(java.util.Locale.ROOT);
+    String name = item.fileName() != null ? item.fileName() : item.kind().name().toLowerCase(Locale.ROOT);
     if (imageType.isEmpty() && config.attachments() == null) {
       lines.add("(The " + name + " was not passed on: this bridge does not store attachments.)");
       return;
