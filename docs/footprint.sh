@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 echo "| Module | Runtime jars | MB |"
 echo "|---|---|---|"
 for m in tether-api tether-images tether-sessions tether-media tether-client tether-client-http tether-store tether-store-sqlite \
-         tether-store-jetstream tether-server tether-server-jetstream tether-llm-adapters tether-mcp tether-telegram tether-coven; do
+         tether-store-jetstream tether-server tether-server-jetstream tether-llm-adapters tether-mcp tether-chat tether-telegram \
+         tether-slack tether-whatsapp tether-coven tether-spring-boot-starter tether-langchain4j tether-spring-ai; do
   python3 - "$m" <<'PY'
 import glob, os, sys
 m = sys.argv[1]
