@@ -8,5 +8,6 @@ module dev.tether.examples {
   requires dev.tether.telegram;
   requires dev.tether.slack;
   requires dev.tether.whatsapp;
+  requires java.net.http;
   requires jdk.httpserver;
 }
