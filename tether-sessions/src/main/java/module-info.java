@@ -5,6 +5,4 @@ module dev.tether.sessions {
   requires com.fasterxml.jackson.core;
 
   exports dev.tether.sessions;
-  // Atomic file replacement, shared with the media registry's files.
-  exports dev.tether.sessions.internal to dev.tether.media;
 }

@@ -1,5 +1,6 @@
 package dev.tether.chat;
 
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -7,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -114,14 +114,7 @@ public final class SeenIds {
         keep.add(id);
       }
     }
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.deleteIfExists(tmp);
-    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-        PrivateFiles.fileAttributes(tmp))) {
-      ch.write(ByteBuffer.wrap((String.join("\n", keep) + "\n").getBytes(StandardCharsets.ISO_8859_1)));
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    AtomicFiles.write(file, (String.join("\n", keep) + "\n").getBytes(StandardCharsets.ISO_8859_1));
     lines = keep.size();
   }
 }

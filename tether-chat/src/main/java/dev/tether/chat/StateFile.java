@@ -3,19 +3,14 @@ package dev.tether.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tether.api.files.PrivateFiles;
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.api.json.TetherJson;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A small JSON object of named counters in one file, such as the last confirmed update id or the
@@ -76,16 +71,7 @@ public final class StateFile {
     values.putAll(changes);
     ObjectNode root = JSON.createObjectNode();
     values.forEach(root::put);
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    // A new file, owner-only from its creation (one a crash left behind may have another mode), so
-    // the renamed state file is 0600 and never readable by others in between.
-    Files.deleteIfExists(tmp);
-    try (FileChannel ch = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-        PrivateFiles.fileAttributes(tmp))) {
-      ch.write(ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    AtomicFiles.write(file, JSON.writeValueAsBytes(root));
   }
 
   public void put(String name, long value) throws IOException {

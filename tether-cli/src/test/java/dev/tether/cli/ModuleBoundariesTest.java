@@ -17,10 +17,10 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The library modules' boundaries as a consumer meets them: a named module that requires every
@@ -100,7 +100,6 @@ class ModuleBoundariesTest {
   @ValueSource(strings = {
       "dev.tether.api.internal.ApiInternals",
       "dev.tether.images.internal.Signatures",
-      "dev.tether.sessions.internal.AtomicFiles",
       "dev.tether.media.internal.MediaText",
       "dev.tether.store.internal.StoreInternals",
       "dev.tether.telegram.internal.BotApi",

@@ -4,15 +4,14 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.files.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -84,18 +83,7 @@ public final class TetherChatMemoryStore implements ChatMemoryStore {
     writes.lock();
     try {
       byte[] json = MemoryCodec.encode(memoryId.toString(), messages, blobs);
-      Path tmp = Files.createTempFile(dir, ".memory-", ".tmp",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try {
-        Files.write(tmp, json);
-        try {
-          Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      AtomicFiles.write(file, json);
     } catch (IOException e) {
       throw new UncheckedIOException("chat memory " + file.getFileName() + " cannot be written: " + e.getMessage(), e);
     } finally {

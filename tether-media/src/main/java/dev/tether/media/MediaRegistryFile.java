@@ -1,7 +1,7 @@
 package dev.tether.media;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.media.internal.MediaJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

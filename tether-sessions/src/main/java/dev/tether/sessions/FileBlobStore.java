@@ -1,16 +1,16 @@
 package dev.tether.sessions;
 
-import dev.tether.api.blobs.BlobStore;
-import dev.tether.api.blobs.BlobKey;
-import dev.tether.api.blobs.BlobCorruptedException;
-import dev.tether.api.blobs.BlobGcResult;
-import dev.tether.api.files.PrivateFiles;
-import dev.tether.images.Images;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.TetherException;
-import dev.tether.sessions.internal.AtomicFiles;
+import dev.tether.api.blobs.BlobCorruptedException;
+import dev.tether.api.blobs.BlobGcResult;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.blobs.BlobStore;
+import dev.tether.api.files.AtomicFiles;
+import dev.tether.api.files.PrivateFiles;
+import dev.tether.images.Images;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

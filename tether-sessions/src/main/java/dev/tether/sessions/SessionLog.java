@@ -1,6 +1,5 @@
 package dev.tether.sessions;
 
-import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.Conversation;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
@@ -13,8 +12,9 @@ import dev.tether.api.Role;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.api.User;
+import dev.tether.api.blobs.BlobKey;
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.api.files.PrivateFiles;
-import dev.tether.sessions.internal.AtomicFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

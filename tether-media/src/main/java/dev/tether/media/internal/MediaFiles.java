@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * File helpers for the media registry, the media directory and the attachment catalog: safe file
- * names and bounded reads (atomic writes are {@link AtomicFiles}). Stateless and thread-safe.
+ * names and bounded reads (atomic writes are {@link dev.tether.api.files.AtomicFiles}). Stateless and thread-safe.
  *
  * <p><b>Safe names.</b> {@link #sanitise} turns any client-supplied name into one plain file name:
  * only the last path segment counts ({@code /} and {@code \} both separate), every character that

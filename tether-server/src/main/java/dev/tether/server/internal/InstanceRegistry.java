@@ -5,17 +5,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.server.SharedRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -417,7 +414,7 @@ final class InstanceRegistry {
       n.put("workspace", e.workspace().toString());
       n.put("created_at", e.createdAt().toString());
     }
-    writeAtomically(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+    AtomicFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
   }
 
   private Path watermarkFile(String id) {
@@ -435,28 +432,7 @@ final class InstanceRegistry {
     }
     ObjectNode w = Json.MAPPER.createObjectNode();
     watermarks.getOrDefault(id, Map.of()).forEach(w::put);
-    writeAtomically(target, Json.MAPPER.writeValueAsBytes(w));
-  }
-
-  /** {@code bytes} as the new content of {@code target}: temp file (0600), fsync, rename, directory fsync. */
-  static void writeAtomically(Path target, byte[] bytes) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
-    Path temp = Files.createTempFile(dir, ".tether-", ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ch.write(ByteBuffer.wrap(bytes));
-        ch.force(true);
-      }
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException ignored) {
-      // some file systems cannot sync a directory; the rename is still atomic
-    }
+    AtomicFiles.write(target, Json.MAPPER.writeValueAsBytes(w));
   }
 
   private void load() throws IOException {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
+import dev.tether.api.files.AtomicFiles;
 import dev.tether.server.SharedTokens;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -229,7 +230,7 @@ final class InstanceTokens {
     ArrayNode list = root.putArray("tokens");
     byHash.forEach((hash, g) -> list.addObject().put("id", g.id()).put("instance", g.instance())
         .put("created_at", g.createdAt().toString()).put("sha256", hash));
-    InstanceRegistry.writeAtomically(file, Json.MAPPER.writeValueAsBytes(root));
+    AtomicFiles.write(file, Json.MAPPER.writeValueAsBytes(root));
   }
 
   private static String sha256(String token) {

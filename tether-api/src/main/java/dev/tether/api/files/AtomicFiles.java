@@ -1,6 +1,5 @@
-package dev.tether.sessions.internal;
+package dev.tether.api.files;
 
-import dev.tether.api.files.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -15,8 +14,11 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
 
 /**
- * Crash-safe file replacement and directory fsync, shared by the media files, the blob store and
- * the session store (internal: not API). Stateless and thread-safe.
+ * Crash-safe file replacement and directory fsync: the one way tether (the session store, the blob
+ * store, the media registry, the instance registry's watermarks, the chat bridges' state and the
+ * Spring/LangChain4j chat memories) and an embedder keeping state beside it replace a whole file.
+ * Stateless and thread-safe; concurrent writers of one target each replace it whole (the last
+ * rename wins), so callers that read-modify-write serialise themselves.
  *
  * <p>{@link #write} goes to a temp file in the target's directory (created owner-only on POSIX),
  * fsyncs it, moves it over the target with {@code ATOMIC_MOVE}, and fsyncs the directory where the
@@ -32,7 +34,7 @@ public final class AtomicFiles {
     void writeTo(OutputStream out) throws IOException;
   }
 
-  /** Writes {@code bytes} to {@code target} atomically. */
+  /** Writes {@code bytes} to {@code target} atomically, owner-only ({@code 0600}); the array is not kept. */
   public static void write(Path target, byte[] bytes) throws IOException {
     write(target, out -> out.write(bytes));
   }
