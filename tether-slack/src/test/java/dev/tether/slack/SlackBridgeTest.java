@@ -15,6 +15,7 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.Limits;
 import dev.tether.api.Payload;
 import dev.tether.api.SessionKey;
+import dev.tether.chat.testing.EchoAgent;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.media.MediaAnswer;

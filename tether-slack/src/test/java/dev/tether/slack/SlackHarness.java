@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
 import dev.tether.chat.ChatSecret;
+import dev.tether.chat.testing.EchoAgent;
+import dev.tether.chat.testing.RecordingAttachments;
 import dev.tether.slack.internal.SlackSignature;
 import dev.tether.slack.testing.FakeSlack;
 import dev.tether.store.MemoryTetherStore;

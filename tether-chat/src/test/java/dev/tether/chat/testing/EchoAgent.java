@@ -1,4 +1,4 @@
-package dev.tether.whatsapp;
+package dev.tether.chat.testing;
 
 import dev.tether.api.Frame;
 import dev.tether.api.FrameTypes;
@@ -20,14 +20,14 @@ import java.util.concurrent.TimeUnit;
  * A small agent on the store: answers every {@code user.message} of one channel with
  * "You said: ..." (and "N images" when it got some), and with a 64x48 PNG when the text says "chart".
  */
-final class EchoAgent implements AutoCloseable {
+public final class EchoAgent implements AutoCloseable {
   private final MemoryTetherStore store;
   private final String instance;
   private final String channel;
   private final Thread thread;
   private volatile boolean stopped;
 
-  EchoAgent(MemoryTetherStore store, String instance, String channel) {
+  public EchoAgent(MemoryTetherStore store, String instance, String channel) {
     this.store = store;
     this.instance = instance;
     this.channel = channel;
@@ -36,7 +36,7 @@ final class EchoAgent implements AutoCloseable {
     thread.start();
   }
 
-  static byte[] png() {
+  public static byte[] png() {
     return ImageBytes.encode(new BufferedImage(64, 48, BufferedImage.TYPE_INT_RGB), "png");
   }
 

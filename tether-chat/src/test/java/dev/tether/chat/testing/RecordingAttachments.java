@@ -1,4 +1,4 @@
-package dev.tether.whatsapp;
+package dev.tether.chat.testing;
 
 import dev.tether.api.SessionKey;
 import dev.tether.client.AttachmentClient;
@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** An attachment store in memory that records what the bridge stored, per session. */
-final class RecordingAttachments implements AttachmentClient {
+public final class RecordingAttachments implements AttachmentClient {
   private final Map<SessionKey, List<AttachmentInfo>> stored = new ConcurrentHashMap<>();
   private final Map<String, byte[]> bytes = new ConcurrentHashMap<>();
 
