@@ -8,14 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.client.HostAddress;
 import dev.tether.server.TetherServer;
+import dev.tether.server.testing.StreamWatcher;
 import dev.tether.store.jetstream.testing.NatsServer;
 import io.nats.client.Connection;
 import io.nats.client.KeyValue;
 import io.nats.client.Nats;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,8 +22,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SharedTokensTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String EOF = "\u0000eof";
   private static final String HOST_TOKEN = "host-token-0123456789abcdef0123456789abcdef";
 
   @TempDir Path dir;
@@ -60,13 +54,13 @@ class SharedTokensTest {
         assertEquals(1, JSON.readTree(send(onB, "GET", "/v1/tokens", null, HOST_TOKEN).body()).size());
         assertOnlyHashesStored(nats, token);
 
-        BlockingQueue<String> stream = openStream(onA, "vm1", token);
+        StreamWatcher stream = StreamWatcher.open(onA, "vm1", token);
         post(onB, "vm1", "before");
-        assertTrue(nextFrame(stream, 10_000).contains("before"), "the stream on A is open and delivers");
+        assertTrue(stream.nextFrame(10_000).contains("before"), "the stream on A is open and delivers");
         long revoked = System.nanoTime();
         assertEquals(200, send(onB, "DELETE", "/v1/tokens/" + minted.get("id").asText(), null, HOST_TOKEN).statusCode());
-        String rest = drain(stream, 5_000);
-        assertTrue(rest.endsWith(EOF), "the stream on A ended: " + rest);
+        String rest = stream.drain(5_000);
+        assertTrue(rest.endsWith(StreamWatcher.EOF), "the stream on A ended: " + rest);
         assertTrue(elapsedMs(revoked) < 1_500, "within about a second: " + elapsedMs(revoked) + " ms");
         assertEquals(401, send(onA, "GET", "/v1/instances/vm1/tether/poll", null, token).statusCode(), "refused on A");
 
@@ -81,12 +75,12 @@ class SharedTokensTest {
         onA = base(a);
         assertEquals(200, send(onA, "GET", "/v1/instances/vm1/tether/poll", null, kept).statusCode(), "kept across a restart");
 
-        BlockingQueue<String> second = openStream(onA, "vm1", kept);
+        StreamWatcher second = StreamWatcher.open(onA, "vm1", kept);
         post(onB, "vm1", "again");
-        assertTrue(nextFrame(second, 10_000).contains("again"));
+        assertTrue(second.nextFrame(10_000).contains("again"));
         long deleted = System.nanoTime();
         assertEquals(200, send(onB, "DELETE", "/v1/instances/vm1", null, HOST_TOKEN).statusCode());
-        assertTrue(drain(second, 5_000).endsWith(EOF), "the stream on A ended with its instance");
+        assertTrue(second.drain(5_000).endsWith(StreamWatcher.EOF), "the stream on A ended with its instance");
         assertTrue(elapsedMs(deleted) < 1_500, "within about a second: " + elapsedMs(deleted) + " ms");
         assertEquals(201, send(onB, "PUT", "/v1/instances/vm1", "", HOST_TOKEN).statusCode());
         post(onB, "vm1", "the new tenant");
@@ -145,67 +139,6 @@ class SharedTokensTest {
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build();
     return http.send(req, HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** Opens a stream on a plain socket; its lines go to the queue, then {@link #EOF}. */
-  private static BlockingQueue<String> openStream(String base, String instance, String token) throws Exception {
-    URI u = URI.create(base);
-    Socket socket = new Socket(u.getHost(), u.getPort());
-    socket.setSoTimeout(30_000);
-    OutputStream out = socket.getOutputStream();
-    out.write(("GET /v1/instances/" + instance + "/tether/stream?channel=*&session_id=* HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-        + token + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-    BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-    String status = in.readLine();
-    assertTrue(status != null && status.contains(" 200 "), "stream status: " + status);
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread reader = new Thread(() -> {
-      try (socket) {
-        String line;
-        while ((line = in.readLine()) != null) {
-          lines.add(line);
-          if (line.equals("0")) {
-            break; // the last chunk
-          }
-        }
-      } catch (Exception e) {
-        // reset or timeout: ended too
-      }
-      lines.add(EOF);
-    }, "stream-reader");
-    reader.setDaemon(true);
-    reader.start();
-    return lines;
-  }
-
-  private static String nextFrame(BlockingQueue<String> lines, long timeoutMs) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (System.nanoTime() < deadline) {
-      String line = lines.poll(100, TimeUnit.MILLISECONDS);
-      if (line != null && line.startsWith("{")) {
-        return line;
-      }
-      if (EOF.equals(line)) {
-        throw new AssertionError("the stream ended");
-      }
-    }
-    throw new AssertionError("no frame within " + timeoutMs + " ms");
-  }
-
-  private static String drain(BlockingQueue<String> lines, long timeoutMs) throws Exception {
-    StringBuilder all = new StringBuilder();
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (System.nanoTime() < deadline) {
-      String line = lines.poll(50, TimeUnit.MILLISECONDS);
-      if (line != null) {
-        all.append(line).append('\n');
-        if (EOF.equals(line)) {
-          return all.toString().strip();
-        }
-      }
-    }
-    return all.toString().strip();
   }
 
   private static long elapsedMs(long since) {
