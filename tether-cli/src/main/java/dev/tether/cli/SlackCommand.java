@@ -13,10 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -56,8 +54,8 @@ final class SlackCommand implements Callable<Integer> {
   @Mixin
   ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
-  @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to bridge. Default: ${DEFAULT-VALUE}.")
-  String instance;
+  @Mixin
+  ChatBridgeOptions bridgeOptions = new ChatBridgeOptions();
 
   @Option(names = "--allowed-channels", paramLabel = "ID", required = true, split = ",",
       description = "Conversation ids (C..., G..., D...) whose messages are forwarded. Others are ignored; their id is logged once.")
@@ -66,10 +64,6 @@ final class SlackCommand implements Callable<Integer> {
   @Option(names = "--live-edits", description = "Show answers while they stream by editing a draft message (chat.update).")
   boolean liveEdits;
 
-  @Option(names = "--state-dir", paramLabel = "DIR",
-      description = "Where the answer cursor and the media refs are kept. Default: ~/.tether/slack/<instance>.")
-  Path stateDir;
-
   @Option(names = "--media-dms", paramLabel = "lazy|eager", defaultValue = "eager",
       description = "Files in direct messages. Default: ${DEFAULT-VALUE}.")
   String mediaDms;
@@ -77,10 +71,6 @@ final class SlackCommand implements Callable<Integer> {
   @Option(names = "--media-channels", paramLabel = "lazy|eager", defaultValue = "lazy",
       description = "Files in channels: lazy (a placeholder and an sl_ ref, fetched with fetch_media) or eager. Default: ${DEFAULT-VALUE}.")
   String mediaChannels;
-
-  @Option(names = "--media-ttl", paramLabel = "DURATION", defaultValue = "30m",
-      description = "How long a lazy media ref stays fetchable: 90s, 30m, 2h, 1d. Default: ${DEFAULT-VALUE}.")
-  String mediaTtl = "30m";
 
   @Mixin
   MetricsOptions ops = new MetricsOptions();
@@ -96,9 +86,9 @@ final class SlackCommand implements Callable<Integer> {
     Duration ttl;
     InetSocketAddress events = null;
     try {
-      lazyDms = lazy("--media-dms", mediaDms);
-      lazyChannels = lazy("--media-channels", mediaChannels);
-      ttl = TelegramCommand.duration(mediaTtl);
+      lazyDms = ChatBridgeOptions.lazy("--media-dms", mediaDms);
+      lazyChannels = ChatBridgeOptions.lazy("--media-channels", mediaChannels);
+      ttl = bridgeOptions.mediaTtl();
       if ((appTokenFile == null) == (eventsListen == null)) {
         throw new UsageException("give exactly one of --app-token-file (Socket Mode) and --events-listen (Events API)");
       }
@@ -128,7 +118,8 @@ final class SlackCommand implements Callable<Integer> {
       return 2;
     }
     HostAddress address = hostOptions.address();
-    Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("slack").resolve(instance);
+    String instance = bridgeOptions.instance;
+    Path state = bridgeOptions.stateDir("slack");
     HttpTetherClient client = hostOptions.connect(address, false);
     SlackBridge bridge;
     try {
@@ -157,45 +148,17 @@ final class SlackCommand implements Callable<Integer> {
       bridge.start();
     } catch (IOException | IllegalArgumentException | IllegalStateException e) {
       client.close();
-      System.err.println("tether slack: " + redact(e.getMessage(), botToken, appToken, signingSecret));
+      System.err.println("tether slack: " + ChatBridgeRun.redact(e.getMessage(), botToken, appToken, signingSecret));
       return 1;
     }
     MetricsEndpoint metricsEndpoint = !ops.enabled() ? null : ops.start("tether slack", false, null,
         () -> bridge.ready() ? new Readiness(true, "receiving events") : new Readiness(false, "no Slack event source yet"));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (metricsEndpoint != null) {
-        metricsEndpoint.close();
-      }
-      bridge.close();
-      client.close();
-      System.err.println("tether slack: stopped");
-      stopped.countDown();
-    }, "tether-slack-shutdown"));
-    System.err.println("tether slack: bridging to instance " + instance + " on " + address + " for channels " + allowedChannels
-        + " over " + (appToken != null ? "Socket Mode" : "the Events API at http://" + bridge.eventsAddress().getHostString() + ":"
-        + bridge.eventsAddress().getPort() + "/slack/events") + " (state in " + state + ")");
-    System.err.println("tether slack: media: DMs " + (lazyDms ? "lazy" : "eager") + ", channels " + (lazyChannels ? "lazy" : "eager")
-        + "; refs fetchable for " + mediaTtl);
-    stopped.await();
-    return 0;
+    return ChatBridgeRun.untilStopped("slack", bridge, client, metricsEndpoint,
+        "bridging to instance " + instance + " on " + address + " for channels " + allowedChannels
+            + " over " + (appToken != null ? "Socket Mode" : "the Events API at http://" + bridge.eventsAddress().getHostString() + ":"
+            + bridge.eventsAddress().getPort() + "/slack/events") + " (state in " + state + ")",
+        "media: DMs " + (lazyDms ? "lazy" : "eager") + ", channels " + (lazyChannels ? "lazy" : "eager")
+            + "; refs fetchable for " + bridgeOptions.mediaTtl);
   }
 
-  static boolean lazy(String option, String text) {
-    String t = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-    if (!t.equals("lazy") && !t.equals("eager")) {
-      throw new IllegalArgumentException(option + " must be lazy or eager but was '" + text + "'");
-    }
-    return t.equals("lazy");
-  }
-
-  static String redact(String message, ChatSecret... secrets) {
-    String m = String.valueOf(message);
-    for (ChatSecret s : secrets) {
-      if (s != null) {
-        m = s.redact(m);
-      }
-    }
-    return m;
-  }
 }

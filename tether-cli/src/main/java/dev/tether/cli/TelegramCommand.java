@@ -12,15 +12,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -49,8 +45,8 @@ final class TelegramCommand implements Callable<Integer> {
   @CommandLine.Mixin
   ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
-  @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to bridge. Default: ${DEFAULT-VALUE}.")
-  String instance;
+  @CommandLine.Mixin
+  ChatBridgeOptions bridgeOptions = new ChatBridgeOptions();
 
   @Option(names = "--allowed-chats", paramLabel = "ID", required = true, split = ",",
       description = "Chat ids whose messages are forwarded (groups are negative). Others are ignored; their id is logged once.")
@@ -61,11 +57,6 @@ final class TelegramCommand implements Callable<Integer> {
 
   @Option(names = "--live-edits", description = "Show answers while they stream by editing a draft message (at most once a second).")
   boolean liveEdits;
-
-  @Option(names = "--state-dir", paramLabel = "DIR",
-      description = "Where the update offset and the answer cursor are kept, so a restart sends nothing twice."
-          + " Default: ~/.tether/telegram/<instance>.")
-  Path stateDir;
 
   @Option(names = "--media", paramLabel = "lazy|eager",
       description = "Media of every chat: lazy (a placeholder and a ref; the agent fetches what it needs with"
@@ -79,10 +70,6 @@ final class TelegramCommand implements Callable<Integer> {
   @Option(names = "--media-groups", paramLabel = "lazy|eager",
       description = "Media of groups and supergroups. Default: lazy.")
   String mediaGroups;
-
-  @Option(names = "--media-ttl", paramLabel = "DURATION", defaultValue = "30m",
-      description = "How long a lazy media ref stays fetchable: 90s, 30m, 2h, 1d. Default: ${DEFAULT-VALUE}.")
-  String mediaTtl = "30m";
 
   @Option(names = "--media-max-refs", paramLabel = "N", defaultValue = "10000",
       description = "The most lazy media refs kept (in the state directory, so a restart keeps them). Default: ${DEFAULT-VALUE}.")
@@ -105,7 +92,7 @@ final class TelegramCommand implements Callable<Integer> {
       MediaMode all = media == null ? null : MediaMode.parse(media);
       privateChats = mediaPrivate != null ? MediaMode.parse(mediaPrivate) : all != null ? all : MediaMode.EAGER;
       groups = mediaGroups != null ? MediaMode.parse(mediaGroups) : all != null ? all : MediaMode.LAZY;
-      ttl = duration(mediaTtl);
+      ttl = bridgeOptions.mediaTtl();
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -117,7 +104,8 @@ final class TelegramCommand implements Callable<Integer> {
       return 2;
     }
     HostAddress address = hostOptions.address();
-    Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("telegram").resolve(instance);
+    String instance = bridgeOptions.instance;
+    Path state = bridgeOptions.stateDir("telegram");
     HttpTetherClient client = hostOptions.connect(address, false);
     TelegramBridge bridge;
     TetherMeters meters = ops.meters(Set.of(instance));
@@ -147,50 +135,10 @@ final class TelegramCommand implements Callable<Integer> {
     }
     MetricsEndpoint metricsEndpoint = telegramMeters == null ? null
         : ops.start("tether telegram", false, null, telegramMeters::readiness);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (metricsEndpoint != null) {
-        metricsEndpoint.close();
-      }
-      bridge.close();
-      client.close();
-      System.err.println("tether telegram: stopped");
-      stopped.countDown();
-    }, "tether-telegram-shutdown"));
-    System.err.println("tether telegram: bridging " + token + " to instance " + instance + " on " + address
-        + " for chats " + allowedChats + " (state in " + state + ")");
-    System.err.println("tether telegram: media: private chats " + privateChats.name().toLowerCase(Locale.ROOT)
-        + ", groups " + groups.name().toLowerCase(Locale.ROOT) + "; refs fetchable for " + mediaTtl
-        + ", at most " + mediaMaxRefs);
-    stopped.await();
-    return 0;
+    return ChatBridgeRun.untilStopped("telegram", bridge, client, metricsEndpoint,
+        "bridging " + token + " to instance " + instance + " on " + address + " for chats " + allowedChats + " (state in " + state + ")",
+        "media: private chats " + privateChats.name().toLowerCase(Locale.ROOT) + ", groups " + groups.name().toLowerCase(Locale.ROOT)
+            + "; refs fetchable for " + bridgeOptions.mediaTtl + ", at most " + mediaMaxRefs);
   }
 
-  /** {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}, or an ISO-8601 duration ({@code PT30M}); positive. */
-  static Duration duration(String text) {
-    String t = text == null ? "" : text.strip();
-    Duration d = parseDuration(text, t);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("--media-ttl must be positive but was '" + text + "'");
-    }
-    return d;
-  }
-
-  private static Duration parseDuration(String text, String t) {
-    Matcher m = Pattern.compile("(\\d{1,9})([smhd])").matcher(t);
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
-    }
-    try {
-      return Duration.parse(t);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("--media-ttl must read like 90s, 30m, 2h or 1d but was '" + text + "'");
-    }
-  }
 }

@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -60,25 +59,17 @@ final class WhatsAppCommand implements Callable<Integer> {
   @Mixin
   ClientOptions.Bridge hostOptions = new ClientOptions.Bridge();
 
-  @Option(names = "--instance", paramLabel = "ID", defaultValue = "default", description = "The instance to bridge. Default: ${DEFAULT-VALUE}.")
-  String instance;
+  @Mixin
+  ChatBridgeOptions bridgeOptions = new ChatBridgeOptions();
 
   @Option(names = "--allowed-numbers", paramLabel = "WA_ID", required = true, split = ",",
       description = "Customers' numbers in international form, digits only (4915112345678). Others are ignored.")
   List<String> allowedNumbers;
 
-  @Option(names = "--state-dir", paramLabel = "DIR",
-      description = "Where the answer cursor and the media refs are kept. Default: ~/.tether/whatsapp/<instance>.")
-  Path stateDir;
-
   @Option(names = "--media", paramLabel = "lazy|eager", defaultValue = "lazy",
       description = "Media of every conversation (WhatsApp has one kind): lazy (a wa_ ref fetched with fetch_media) or eager."
           + " Default: ${DEFAULT-VALUE}.")
   String media;
-
-  @Option(names = "--media-ttl", paramLabel = "DURATION", defaultValue = "30m",
-      description = "How long a lazy media ref stays fetchable: 90s, 30m, 2h, 1d. Default: ${DEFAULT-VALUE}.")
-  String mediaTtl = "30m";
 
   @Mixin
   MetricsOptions ops = new MetricsOptions();
@@ -93,8 +84,8 @@ final class WhatsAppCommand implements Callable<Integer> {
     Duration ttl;
     InetSocketAddress address;
     try {
-      lazy = SlackCommand.lazy("--media", media);
-      ttl = TelegramCommand.duration(mediaTtl);
+      lazy = ChatBridgeOptions.lazy("--media", media);
+      ttl = bridgeOptions.mediaTtl();
       HostAddress.Tcp tcp = ServeCommand.parseTcp("--listen", listen);
       address = new InetSocketAddress(tcp.host(), tcp.port());
     } catch (IllegalArgumentException e) {
@@ -112,7 +103,8 @@ final class WhatsAppCommand implements Callable<Integer> {
       return 2;
     }
     HostAddress host = hostOptions.address();
-    Path state = stateDir != null ? stateDir : Connections.home().resolve(".tether").resolve("whatsapp").resolve(instance);
+    String instance = bridgeOptions.instance;
+    Path state = bridgeOptions.stateDir("whatsapp");
     HttpTetherClient client = hostOptions.connect(host, false);
     WhatsAppBridge bridge;
     try {
@@ -136,26 +128,15 @@ final class WhatsAppCommand implements Callable<Integer> {
       bridge.start();
     } catch (IOException | IllegalArgumentException | IllegalStateException e) {
       client.close();
-      System.err.println("tether whatsapp: " + SlackCommand.redact(e.getMessage(), accessToken, appSecret, verifyToken));
+      System.err.println("tether whatsapp: " + ChatBridgeRun.redact(e.getMessage(), accessToken, appSecret, verifyToken));
       return 1;
     }
     MetricsEndpoint metricsEndpoint = !ops.enabled() ? null : ops.start("tether whatsapp", false, null,
         () -> bridge.ready() ? new Readiness(true, "webhook listening") : new Readiness(false, "stopped"));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (metricsEndpoint != null) {
-        metricsEndpoint.close();
-      }
-      bridge.close();
-      client.close();
-      System.err.println("tether whatsapp: stopped");
-      stopped.countDown();
-    }, "tether-whatsapp-shutdown"));
-    System.err.println("tether whatsapp: bridging phone number id " + phoneNumberId + " to instance " + instance + " on " + host
-        + " for numbers " + allowedNumbers + "; webhook at http://" + bridge.webhookAddress().getHostString() + ":"
-        + bridge.webhookAddress().getPort() + "/whatsapp/webhook (state in " + state + ")");
-    System.err.println("tether whatsapp: media " + (lazy ? "lazy" : "eager") + "; refs fetchable for " + mediaTtl);
-    stopped.await();
-    return 0;
+    return ChatBridgeRun.untilStopped("whatsapp", bridge, client, metricsEndpoint,
+        "bridging phone number id " + phoneNumberId + " to instance " + instance + " on " + host
+            + " for numbers " + allowedNumbers + "; webhook at http://" + bridge.webhookAddress().getHostString() + ":"
+            + bridge.webhookAddress().getPort() + "/whatsapp/webhook (state in " + state + ")",
+        "media " + (lazy ? "lazy" : "eager") + "; refs fetchable for " + bridgeOptions.mediaTtl);
   }
 }

@@ -134,7 +134,7 @@ class LazyMediaE2eTest {
         .build();
     StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper(),
         3 * Limits.MAX_FRAME_BYTES + (1 << 20)); // the server's own line limit (an image answer is one long line)
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(150)).build();
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(150)).initializationTimeout(Duration.ofSeconds(60)).build();
     client.initialize();
     return client;
   }

@@ -40,7 +40,7 @@ final class McpSdkChild implements AutoCloseable {
         .args(command).env(Map.of("HOME", home.toString())).build();
     // Room for a tool result with a whole image (the SDK client's default line is 16 Mi characters).
     StdioClientTransport transport = new StdioClientTransport(params, TetherMcpServer.jsonMapper(), 3 * Limits.MAX_FRAME_BYTES);
-    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).build();
+    McpSyncClient client = McpClient.sync(transport).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT).build();
     McpSdkChild child = new McpSdkChild(client);
     transport.setStdErrorHandler(child.stderr::add);
     client.initialize();

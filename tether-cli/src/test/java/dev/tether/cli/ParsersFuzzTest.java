@@ -31,7 +31,7 @@ class ParsersFuzzTest {
   void mediaTtl_parsesToAPositiveDurationOrFailsWithIllegalArgument(FuzzedDataProvider data) {
     String text = data.consumeRemainingAsString();
     try {
-      java.time.Duration d = TelegramCommand.duration(text);
+      java.time.Duration d = ChatBridgeOptions.duration(text);
       assertTrue(!d.isNegative() && !d.isZero(), d.toString());
     } catch (IllegalArgumentException expected) {
       // not a duration; the command reports it as a usage error

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -29,7 +30,9 @@ class TelegramCommandTest {
   void defaults_publicBotApi_instanceDefault() {
     TelegramCommand c = parse("--token-file", "t", "--allowed-chats", "42");
     assertEquals(URI.create("https://api.telegram.org"), c.apiUrl);
-    assertEquals("default", c.instance);
+    assertEquals("default", c.bridgeOptions.instance);
+    assertEquals(Connections.home().resolve(".tether/telegram/default"), c.bridgeOptions.stateDir("telegram"));
+    assertEquals(Duration.ofMinutes(30), c.bridgeOptions.mediaTtl());
   }
 
   @Test
