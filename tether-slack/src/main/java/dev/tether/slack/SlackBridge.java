@@ -2,6 +2,7 @@ package dev.tether.slack;
 
 import dev.tether.api.Limits;
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.BridgeLifecycle;
 import dev.tether.chat.ChatListener;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.AttachmentClient;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A Slack app bridged to one tether instance, on the chat-bridge core ({@code dev.tether.chat}):
@@ -55,9 +55,7 @@ public final class SlackBridge implements AutoCloseable {
   private final HttpClient http;
   private final InetSocketAddress events;
   private final ChatSecret signingSecret;
-  private final ReentrantLock lock = new ReentrantLock();
-  private SlackRuntime runtime;
-  private boolean closed;
+  private final BridgeLifecycle<SlackRuntime> lifecycle = new BridgeLifecycle<>();
 
   private SlackBridge(SlackConfig config, SlackApi api, HttpClient http, InetSocketAddress events, ChatSecret signingSecret) {
     this.config = config;
@@ -80,64 +78,28 @@ public final class SlackBridge implements AutoCloseable {
    * @throws IllegalStateException when started twice or after close
    */
   public void start() throws IOException {
-    lock.lock();
-    try {
-      if (closed || runtime != null) {
-        throw new IllegalStateException(closed ? "the bridge is closed" : "the bridge is already started");
-      }
-      runtime = SlackRuntime.start(config, api, http, events, signingSecret);
-    } finally {
-      lock.unlock();
-    }
+    lifecycle.start(() -> SlackRuntime.start(config, api, http, events, signingSecret));
   }
 
   /** Where the Events API endpoint listens once started ({@code POST /slack/events}), or null in Socket Mode. */
   public InetSocketAddress eventsAddress() {
-    lock.lock();
-    try {
-      return runtime == null ? null : runtime.eventsAddress();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(SlackRuntime::eventsAddress, null);
   }
 
   /** Readiness: started, not closed, and events can arrive (endpoint up, or Socket Mode connected). */
   public boolean ready() {
-    lock.lock();
-    try {
-      return runtime != null && !closed && runtime.ready();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(SlackRuntime::ready, false);
   }
 
   /** Event deliveries received since start (a meter). */
   public long received() {
-    lock.lock();
-    try {
-      return runtime == null ? 0 : runtime.received();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(SlackRuntime::received, 0L);
   }
 
   /** Stops the loops and releases the state directory. Idempotent. */
   @Override
   public void close() {
-    SlackRuntime r;
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      r = runtime;
-    } finally {
-      lock.unlock();
-    }
-    if (r != null) {
-      r.close();
-    }
+    lifecycle.close();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.tether.telegram;
 
 import dev.tether.api.Limits;
+import dev.tether.chat.BridgeLifecycle;
 import dev.tether.client.AttachmentClient;
 import dev.tether.client.TetherClient;
 import dev.tether.media.MediaReference;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A Telegram bot bridged to one tether instance: messages (text, photos, image documents,
@@ -54,9 +54,7 @@ public final class TelegramBridge implements AutoCloseable {
   private final BridgeConfig config;
   private final MediaSettings media;
   private final BotApi api;
-  private final ReentrantLock lock = new ReentrantLock();
-  private BridgeRuntime runtime;
-  private boolean closed;
+  private final BridgeLifecycle<BridgeRuntime> lifecycle = new BridgeLifecycle<>();
 
   private TelegramBridge(BridgeConfig config, MediaSettings media, BotApi api) {
     this.config = config;
@@ -77,34 +75,13 @@ public final class TelegramBridge implements AutoCloseable {
    * @throws IllegalStateException when started twice or after close
    */
   public void start() throws IOException {
-    lock.lock();
-    try {
-      if (closed || runtime != null) {
-        throw new IllegalStateException(closed ? "the bridge is closed" : "the bridge is already started");
-      }
-      runtime = BridgeRuntime.start(config, media, api);
-    } finally {
-      lock.unlock();
-    }
+    lifecycle.start(() -> BridgeRuntime.start(config, media, api));
   }
 
   /** Stops the loops, waits for them briefly and releases the state directory. Idempotent. */
   @Override
   public void close() {
-    BridgeRuntime r;
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      r = runtime;
-    } finally {
-      lock.unlock();
-    }
-    if (r != null) {
-      r.close();
-    }
+    lifecycle.close();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.tether.whatsapp;
 
 import dev.tether.api.Limits;
 import dev.tether.chat.BridgeHost;
+import dev.tether.chat.BridgeLifecycle;
 import dev.tether.chat.ChatListener;
 import dev.tether.chat.ChatSecret;
 import dev.tether.client.AttachmentClient;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A WhatsApp Business Cloud API phone number bridged to one tether instance, on the chat-bridge
@@ -43,9 +43,7 @@ public final class WhatsAppBridge implements AutoCloseable {
   private final InetSocketAddress listen;
   private final ChatSecret verifyToken;
   private final ChatSecret appSecret;
-  private final ReentrantLock lock = new ReentrantLock();
-  private WhatsAppRuntime runtime;
-  private boolean closed;
+  private final BridgeLifecycle<WhatsAppRuntime> lifecycle = new BridgeLifecycle<>();
 
   private WhatsAppBridge(WhatsAppConfig config, GraphApi api, InetSocketAddress listen, ChatSecret verifyToken, ChatSecret appSecret) {
     this.config = config;
@@ -67,63 +65,27 @@ public final class WhatsAppBridge implements AutoCloseable {
    * @throws IllegalStateException when started twice or after close
    */
   public void start() throws IOException {
-    lock.lock();
-    try {
-      if (closed || runtime != null) {
-        throw new IllegalStateException(closed ? "the bridge is closed" : "the bridge is already started");
-      }
-      runtime = WhatsAppRuntime.start(config, api, listen, verifyToken, appSecret);
-    } finally {
-      lock.unlock();
-    }
+    lifecycle.start(() -> WhatsAppRuntime.start(config, api, listen, verifyToken, appSecret));
   }
 
   /** Where the webhook listens once started. */
   public InetSocketAddress webhookAddress() {
-    lock.lock();
-    try {
-      return runtime == null ? null : runtime.address();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(WhatsAppRuntime::address, null);
   }
 
   /** Readiness: started and not closed (the webhook is listening). */
   public boolean ready() {
-    lock.lock();
-    try {
-      return runtime != null && !closed && runtime.ready();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(WhatsAppRuntime::ready, false);
   }
 
   /** Webhook deliveries received since start (a meter). */
   public long received() {
-    lock.lock();
-    try {
-      return runtime == null ? 0 : runtime.received();
-    } finally {
-      lock.unlock();
-    }
+    return lifecycle.read(WhatsAppRuntime::received, 0L);
   }
 
   @Override
   public void close() {
-    WhatsAppRuntime r;
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      r = runtime;
-    } finally {
-      lock.unlock();
-    }
-    if (r != null) {
-      r.close();
-    }
+    lifecycle.close();
   }
 
   @Override
