@@ -12,9 +12,10 @@ package dev.tether.server;
  * in-process poll in progress on this server), and none has been for the
  * {@link TetherServer.Builder#wakeIdle idle time}; when the last read was more recent, the server
  * waits until the idle time has passed and looks again (a read since the frame arrived cancels
- * the wake). Debounced: at most one call per instance runs at a time, frames arriving meanwhile
- * add none, and the next call for the same instance comes no sooner than one idle time after the
- * last began. Under {@code serve --nats} a server sees only its own readers and the frames posted
+ * the wake). Debounced: one call per idle spell. At most one call per instance runs at a time,
+ * frames arriving meanwhile add none, and once an instance was woken it is woken again only after
+ * a reader has come (and gone idle again), or, when none came (the wake did not bring its agent
+ * up), no sooner than 60 s (or the idle time, if longer) after the last call began. Under {@code serve --nats} a server sees only its own readers and the frames posted
  * to it.
  *
  * <p>Threads: called on the server's own wake threads (at most four calls at once), never on a

@@ -29,12 +29,15 @@ import java.util.concurrent.locks.ReentrantLock;
 final class WakeTracker implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(WakeTracker.class.getName());
   static final int MAX_TRACKED = 8192;
+  /** A woken instance nobody has read since is woken again no sooner than this (or the idle time, if longer). */
+  static final Duration REWAKE = Duration.ofSeconds(60);
 
   /** Tracks nothing and wakes nobody. */
   static final WakeTracker NONE = new WakeTracker();
 
   private final InstanceWaker waker; // null for NONE
   private final long idleNanos;
+  private final long rewakeNanos;
   private final long startNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, State> states = new HashMap<>(); // guarded by lock
@@ -47,7 +50,10 @@ final class WakeTracker implements AutoCloseable {
     long lastArrival;
     long lastWake;
     boolean woken; // lastWake is set
-    boolean pending; // a check is scheduled or a wake runs
+    boolean scheduled; // a check is due at scheduledAt
+    long scheduledAt;
+    long generation; // of the latest scheduled check: an earlier one that runs late does nothing
+    boolean running; // the waker runs for this instance
 
     State(long start) {
       lastRead = start; // an instance nobody has read counts as idle from the server's start
@@ -57,6 +63,7 @@ final class WakeTracker implements AutoCloseable {
   private WakeTracker() {
     this.waker = null;
     this.idleNanos = 0;
+    this.rewakeNanos = 0;
     this.startNanos = 0;
     this.timer = null;
     this.runner = null;
@@ -66,6 +73,7 @@ final class WakeTracker implements AutoCloseable {
   WakeTracker(InstanceWaker waker, Duration idle) {
     this.waker = waker;
     this.idleNanos = idle.toNanos();
+    this.rewakeNanos = Math.max(idleNanos, REWAKE.toNanos());
     this.startNanos = System.nanoTime();
     AtomicInteger n = new AtomicInteger();
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "tether-wake-timer"));
@@ -120,6 +128,7 @@ final class WakeTracker implements AutoCloseable {
       return;
     }
     long delay;
+    long generation;
     lock.lock();
     try {
       State s = state(instance);
@@ -128,47 +137,63 @@ final class WakeTracker implements AutoCloseable {
         return;
       }
       s.lastArrival = now;
-      if (s.readers > 0 || s.pending) {
+      if (s.readers > 0 || s.running) {
         return;
       }
-      s.pending = true;
-      delay = Math.max(0, due(s) - now);
+      long due = due(s);
+      if (s.scheduled && s.scheduledAt - due <= 0) {
+        return; // a check is due no later
+      }
+      s.scheduled = true;
+      s.scheduledAt = due;
+      generation = ++s.generation;
+      delay = Math.max(0, due - now);
     } finally {
       lock.unlock();
     }
-    schedule(instance, delay);
+    schedule(instance, generation, delay);
   }
 
-  private void schedule(String instance, long delayNanos) {
+  private void schedule(String instance, long generation, long delayNanos) {
     try {
-      timer.schedule(() -> check(instance), delayNanos, TimeUnit.NANOSECONDS);
+      timer.schedule(() -> check(instance, generation), delayNanos, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
-      settle(instance); // closing
+      // closing: nothing more is woken
     }
   }
 
-  /** When {@code s} has been idle long enough: the idle time after its last read and its last wake. */
+  /**
+   * When {@code s} may be woken: the idle time after its last read; once woken and not read since,
+   * {@link #rewakeNanos} after that wake (one wake per idle spell, however long the burst).
+   */
   private long due(State s) {
-    long from = s.woken && s.lastWake - s.lastRead > 0 ? s.lastWake : s.lastRead;
-    return from + idleNanos;
+    if (s.woken && s.lastWake - s.lastRead > 0) {
+      return s.lastWake + rewakeNanos;
+    }
+    return s.lastRead + idleNanos;
   }
 
   /** On the timer: wake, look again later, or drop the wake (a reader came). */
-  private void check(String instance) {
+  private void check(String instance, long generation) {
     long later;
     lock.lock();
     try {
       State s = states.get(instance);
-      if (s == null) {
-        return;
+      if (s == null || !s.scheduled || s.generation != generation) {
+        return; // replaced by an earlier check
       }
       long now = System.nanoTime();
       if (s.readers > 0 || s.lastRead - s.lastArrival > 0) {
-        s.pending = false; // someone reads, or read after the frame came
+        s.scheduled = false; // someone reads, or read after the frame came
         return;
       }
-      later = due(s) - now;
-      if (later <= 0) {
+      long due = due(s);
+      later = due - now;
+      if (later > 0) {
+        s.scheduledAt = due; // a read came and went meanwhile: idle from then
+      } else {
+        s.scheduled = false;
+        s.running = true;
         s.lastWake = now;
         s.woken = true;
       }
@@ -176,7 +201,7 @@ final class WakeTracker implements AutoCloseable {
       lock.unlock();
     }
     if (later > 0) {
-      schedule(instance, later);
+      schedule(instance, generation, later);
       return;
     }
     try {
@@ -206,7 +231,7 @@ final class WakeTracker implements AutoCloseable {
     try {
       State s = states.get(instance);
       if (s != null) {
-        s.pending = false;
+        s.running = false;
       }
     } finally {
       lock.unlock();
