@@ -146,6 +146,37 @@ class AuditLogFileTest {
   }
 
   @Test
+  void aFloodFromManyThreads_neverBlocksThem_andEveryEventIsWrittenOrCountedAsDropped() throws Exception {
+    Path file = dir.resolve("audit.log");
+    int threads = 4;
+    int each = 12_500;
+    AuditLogFile log = AuditLogFile.open(file);
+    Thread[] senders = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      int base = t * each;
+      senders[t] = new Thread(() -> {
+        for (int i = 0; i < each; i++) {
+          log.audited(event(base + i, "s"));
+        }
+      });
+    }
+    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+      for (Thread s : senders) {
+        s.start();
+      }
+      for (Thread s : senders) {
+        s.join();
+      }
+    });
+    log.close();
+    long lines;
+    try (Stream<String> l = Files.lines(file)) {
+      lines = l.count();
+    }
+    assertEquals((long) threads * each, lines + log.dropped(), "written " + lines + ", dropped " + log.dropped());
+  }
+
+  @Test
   void afterClose_eventsAreDroppedAndCounted() throws Exception {
     AuditLogFile log = AuditLogFile.open(dir.resolve("audit.log"));
     log.close();
