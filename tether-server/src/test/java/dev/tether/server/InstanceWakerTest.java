@@ -2,6 +2,7 @@ package dev.tether.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tether.api.Frame;
@@ -128,6 +129,12 @@ class InstanceWakerTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void builder_refusesANonPositiveIdleTime() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TetherServer.builder().wakeIdle(Duration.ZERO));
+    assertEquals("wakeIdle must be > 0 but was PT0S", e.getMessage());
   }
 
   @Test
