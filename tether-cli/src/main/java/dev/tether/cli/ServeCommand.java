@@ -6,6 +6,7 @@ import dev.tether.client.TokenFile;
 import dev.tether.micrometer.ServerMeters;
 import dev.tether.micrometer.TetherMeters;
 import dev.tether.server.MemoryBudget;
+import dev.tether.server.ServerListener;
 import dev.tether.server.TetherServer;
 import dev.tether.server.jetstream.JetStreamShared;
 import dev.tether.store.StoreListener;
@@ -181,6 +182,12 @@ final class ServeCommand implements Callable<Integer> {
   @CommandLine.Mixin
   McpServeOptions mcp = new McpServeOptions();
 
+  @CommandLine.Mixin
+  AuditOptions audit = new AuditOptions();
+
+  @CommandLine.Mixin
+  WakeOptions wake = new WakeOptions();
+
   @Override
   public Integer call() throws Exception {
     logs.install("serve");
@@ -197,11 +204,10 @@ final class ServeCommand implements Callable<Integer> {
     AgentCommand.requireImagesMode(images);
     TetherServer.Builder builder = serverBuilder(budget);
     mcp.mount(builder);
+    wake.apply(builder);
     TetherMeters meters = ops.meters(Set.copyOf(instanceNames()));
     ServerMeters http = meters == null ? null : meters.serverListener();
-    if (http != null) {
-      builder.listener(http);
-    }
+    builder.listener(ServerListener.all(http == null ? ServerListener.NONE : http, audit.open()));
     Function<String, StoreListener> storeListener = kind -> meters == null
         ? StoreListener.NONE : meters.storeListener(kind);
     // null: the builder's default store, bounded by the budget (no --data-dir, no --nats)
@@ -222,11 +228,13 @@ final class ServeCommand implements Callable<Integer> {
       server = builder.start();
     } catch (IllegalArgumentException e) {
       mcp.close();
+      audit.close();
       closeQuietly(store);
       throw new UsageException(e.getMessage());
     } catch (IOException | UncheckedIOException e) {
       // Cannot listen, or the store (NATS) did not answer in time: one line at ERROR naming the cause.
       mcp.close();
+      audit.close();
       closeQuietly(store);
       CommandLog.named("tether.serve").error("tether serve: " + CommandFailure.oneLine(CommandFailure.describe(e)));
       return 1;
@@ -239,6 +247,7 @@ final class ServeCommand implements Callable<Integer> {
             listen == null ? null : TokenFile.loadOrCreate(tokenFile == null ? TokenFile.defaultFile() : tokenFile), server::readiness);
       } catch (IOException | RuntimeException e) {
         server.close();
+        audit.close();
         if (e instanceof UsageException u) {
           throw u;
         }
@@ -255,6 +264,7 @@ final class ServeCommand implements Callable<Integer> {
       }
       mcp.close();
       server.close();
+      audit.close(); // after the server: the last requests' lines are written
       System.err.println("tether serve: stopped (requests finished, store closed)");
       stopped.countDown();
     }, "tether-shutdown"));

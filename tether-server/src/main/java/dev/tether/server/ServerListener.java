@@ -1,6 +1,9 @@
 package dev.tether.server;
 
 import dev.tether.api.ErrorCode;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * What a {@link TetherServer} counts as it happens, for a metrics binder (the
@@ -9,7 +12,8 @@ import dev.tether.api.ErrorCode;
  * the builder's default, records nothing, and with it the server does not even wrap its handler.
  *
  * <p>Called on Jetty's threads when a response completes, never under the server's locks. Calls
- * must be quick and must not throw.
+ * must be quick and must not throw: a listener that does I/O (as {@link AuditLogFile}) hands the
+ * event to its own thread. {@link #all} tells several listeners.
  */
 public interface ServerListener {
   /** Records nothing. */
@@ -36,4 +40,24 @@ public interface ServerListener {
 
   /** A frame POSTed to {@code instance} was refused with {@code code} (validation, budget, store full). */
   default void frameRefused(String instance, ErrorCode code) {}
+
+  /**
+   * A host-agent interaction completed: one event per request on an instance's routes or a mounted
+   * endpoint (see {@link AuditEvent} for what it holds and never holds). Told after
+   * {@link #requested} for the same request.
+   */
+  default void audited(AuditEvent event) {}
+
+  /**
+   * A listener that tells each of {@code listeners} in order; one that throws does not keep the
+   * others from being told. {@link #NONE} for none.
+   */
+  static ServerListener all(ServerListener... listeners) {
+    List<ServerListener> list = Arrays.stream(listeners).map(l -> Objects.requireNonNull(l, "listener"))
+        .filter(l -> l != NONE).toList();
+    if (list.isEmpty()) {
+      return NONE;
+    }
+    return list.size() == 1 ? list.get(0) : new AllListeners(list);
+  }
 }

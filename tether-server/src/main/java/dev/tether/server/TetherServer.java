@@ -59,6 +59,9 @@ public final class TetherServer implements AutoCloseable {
    */
   public static final String INSTANCE_SCOPE_ATTRIBUTE = "dev.tether.server.instanceScope";
 
+  /** The default of {@link Builder#wakeIdle}. */
+  public static final Duration DEFAULT_WAKE_IDLE = Duration.ofSeconds(10);
+
   private final Daemon daemon;
   private final String consoleToken;
   private final Bounds bounds;
@@ -214,6 +217,8 @@ public final class TetherServer implements AutoCloseable {
     private Path attachmentsDirectory;
     private HostAddress.Unix localSocket;
     private final List<Daemon.Mount> mounts = new ArrayList<>();
+    private InstanceWaker waker;
+    private Duration wakeIdle = DEFAULT_WAKE_IDLE;
 
     private Builder() {}
 
@@ -278,6 +283,30 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder listener(ServerListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Called (on the server's own threads) to wake an instance that gets a frame for its guest while
+     * nobody reads it; see {@link InstanceWaker} for when and how often. Default: none.
+     */
+    public Builder waker(InstanceWaker waker) {
+      this.waker = Objects.requireNonNull(waker, "waker");
+      return this;
+    }
+
+    /**
+     * How long an instance must have had no reader (no long-poll, stream or in-process poll) before
+     * a frame for it calls the {@link #waker}. Default {@link #DEFAULT_WAKE_IDLE} (10 s).
+     *
+     * @throws IllegalArgumentException when not positive
+     */
+    public Builder wakeIdle(Duration idle) {
+      Objects.requireNonNull(idle, "idle");
+      if (idle.isNegative() || idle.isZero()) {
+        throw new IllegalArgumentException("wakeIdle must be > 0 but was " + idle);
+      }
+      this.wakeIdle = idle;
       return this;
     }
 
@@ -621,7 +650,7 @@ public final class TetherServer implements AutoCloseable {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
             budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
             opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
-            attachmentsDirectory, localSocket, List.copyOf(mounts)));
+            attachmentsDirectory, localSocket, List.copyOf(mounts), waker, wakeIdle));
       } catch (IOException | RuntimeException e) {
         if (store == null) {
           frames.close(); // ours: nobody else will

@@ -4,6 +4,7 @@ import dev.tether.api.blobs.BlobStore;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.images.FrameValidator;
+import dev.tether.server.InstanceWaker;
 import dev.tether.server.ServerListener;
 import dev.tether.server.ServerStats;
 import dev.tether.server.SharedRegistry;
@@ -74,6 +75,7 @@ public final class Daemon implements AutoCloseable {
   private final HostAddress.Unix localSocket; // its path, or null
   private final HostAddress address;
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private final WakeTracker wake;
 
   /**
    * The web console's listener ({@code serve --console}): loopback TCP with its own token, serving
@@ -91,8 +93,9 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts) {
+      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts, WakeTracker wake) {
     this.address = address;
+    this.wake = wake;
     this.localSocket = localSocket;
     this.store = store;
     this.validator = validator;
@@ -136,6 +139,7 @@ public final class Daemon implements AutoCloseable {
     this.blobs = blobs;
     this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachmentsDir);
     handler.listener(listener);
+    handler.wake(wake);
     if (localSocket == null) {
       localConnector = null;
     } else {
@@ -155,13 +159,14 @@ public final class Daemon implements AutoCloseable {
       List<MountRouter.Mount> built = new ArrayList<>();
       for (Mount m : mounts) {
         built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
-            m.handler().apply(new LocalClient(store, registry, validator, blobs, false)), "the handler mounted at " + m.path())));
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, false, wake)), "the handler mounted at " + m.path())));
       }
       api = new MountRouter(handler, built);
     }
     if (console == null) {
       consoleConnector = null;
-      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(api, listener, null), drainCap)));
+      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(AuditHandler.wrap(api, listener), listener, null),
+          drainCap)));
     } else {
       consoleConnector = new ServerConnector(server, http);
       consoleConnector.setName("console");
@@ -171,8 +176,8 @@ public final class Daemon implements AutoCloseable {
       consoleConnector.addEventListener(heads);
       server.addConnector(consoleConnector);
       ConsoleRoutes routes = new ConsoleRoutes(handler, console.token(), ConsoleAssets.load());
-      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(new ConsoleRouter(api, consoleConnector, routes),
-          listener, consoleConnector), drainCap)));
+      server.setHandler(new GracefulHandler(new UnreadBodyDrain(MeteredHandler.wrap(
+          AuditHandler.wrap(new ConsoleRouter(api, consoleConnector, routes), listener), listener, consoleConnector), drainCap)));
     }
     server.addBean(new NetworkConnectionLimit(bounds.maxConnections(), server));
     server.setErrorHandler(new JsonErrorHandler());
@@ -243,13 +248,16 @@ public final class Daemon implements AutoCloseable {
    * @param localSocket an owner-only Unix socket a TCP server serves the host's API on as well, without
    *     a token, or null; skipped (logged) when another live server holds it
    * @param mounts handlers mounted on the API listener behind its authentication (see {@link MountRouter})
+   * @param waker called for idle instances that get a frame (see {@link WakeTracker}), or null for none
+   * @param wakeIdle how long an instance goes unread before a frame wakes it
    */
   public record Settings(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       List<String> instances,
       Console console, SharedRegistry sharedRegistry,
       Function<String, BlobStore> sharedBlobs,
-      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts) {}
+      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
+      InstanceWaker waker, Duration wakeIdle) {}
 
   /**
    * A handler mounted at {@code path} and below on the API listener, made from an in-process client
@@ -283,7 +291,8 @@ public final class Daemon implements AutoCloseable {
             : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener(), settings.attachmentsDir(), settings.localSocket(), settings.mounts());
+        settings.listener(), settings.attachmentsDir(), settings.localSocket(), settings.mounts(),
+        settings.waker() == null ? WakeTracker.NONE : new WakeTracker(settings.waker(), settings.wakeIdle()));
   }
 
   /**
@@ -328,15 +337,28 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        ServerListener.NONE, null, null, List.of());
+        ServerListener.NONE, null, null, List.of(), WakeTracker.NONE);
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts)
-      throws IOException {
+      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
+      WakeTracker wake) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
+    try {
+      return startWaking(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
+          listener, attachmentsDir, localSocket, mounts, wake);
+    } catch (IOException | RuntimeException e) {
+      wake.close();
+      throw e;
+    }
+  }
+
+  private static Daemon startWaking(HostAddress address, TetherStore store, FrameValidator validator, String token,
+      int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
+      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
+      WakeTracker wake) throws IOException {
     if (address instanceof HostAddress.Tcp && token == null) {
       throw new IllegalArgumentException("a TCP listener needs a token");
     }
@@ -353,7 +375,7 @@ public final class Daemon implements AutoCloseable {
       }
     }
     Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-        attachmentsDir, local, mounts);
+        attachmentsDir, local, mounts, wake);
     try {
       s.startJetty();
     } catch (IOException e) {
@@ -364,7 +386,7 @@ public final class Daemon implements AutoCloseable {
       // must not keep the server from its real address.
       LOG.log(System.Logger.Level.WARNING, "not listening on " + local.path() + " as well: " + e.getMessage());
       s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-          attachmentsDir, null, mounts);
+          attachmentsDir, null, mounts, wake);
       s.startJetty();
     }
     for (HostAddress.Unix unix : s.sockets()) {
@@ -426,7 +448,7 @@ public final class Daemon implements AutoCloseable {
 
   /** An in-process client of this daemon (see {@link LocalClient}). */
   public TetherClient localClient(boolean blobImages) {
-    return new LocalClient(store, registry, validator, blobs, blobImages);
+    return new LocalClient(store, registry, validator, blobs, blobImages, wake);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
@@ -458,6 +480,7 @@ public final class Daemon implements AutoCloseable {
       return; // a second caller (the shutdown hook and a test, say) does not wait again
     }
     handler.beginShutdown();
+    wake.close();
     try {
       server.stop();
     } catch (Exception e) {

@@ -28,8 +28,16 @@ final class LocalClient implements TetherClient {
   private final boolean blobImages;
   private final Blobs blobs;
   private final StoreTetherClient delegate;
+  private final WakeTracker wake;
 
   LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs, boolean blobImages) {
+    this(store, registry, validator, blobs, blobImages, WakeTracker.NONE);
+  }
+
+  /** As above, telling {@code wake} of its polls (readers) and of the frames it sends. */
+  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs, boolean blobImages,
+      WakeTracker wake) {
+    this.wake = wake;
     this.registry = registry;
     this.validator = validator;
     this.blobImages = blobImages;
@@ -53,10 +61,18 @@ final class LocalClient implements TetherClient {
   /** Sends as {@link #store} does, and logs what the host accepted or refused as HTTP ingress does ({@link IngressLog}). */
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
-    if (!IngressLog.enabled()) {
-      return store(instance, frame); // no extra stage per send unless DEBUG is on
+    CompletableFuture<SendReceipt> sent = store(instance, frame);
+    if (wake != WakeTracker.NONE) {
+      sent = sent.whenComplete((receipt, failure) -> {
+        if (failure == null) {
+          wake.arrived(instance, frame.type());
+        }
+      });
     }
-    return store(instance, frame).whenComplete((receipt, failure) -> {
+    if (!IngressLog.enabled()) {
+      return sent; // no extra stage per send unless DEBUG is on
+    }
+    return sent.whenComplete((receipt, failure) -> {
       if (failure == null) {
         IngressLog.accepted(instance, frame.toBuilder().msgId(receipt.msgId()).build(), receipt.ingressSeq());
       } else {
@@ -85,7 +101,19 @@ final class LocalClient implements TetherClient {
 
   @Override
   public CompletableFuture<FramePage> poll(String instance, PollRequest request) {
-    return delegate.poll(instance, request);
+    if (wake == WakeTracker.NONE || !known(instance)) {
+      return delegate.poll(instance, request);
+    }
+    wake.readerStarted(instance);
+    CompletableFuture<FramePage> page;
+    try {
+      page = delegate.poll(instance, request);
+    } catch (RuntimeException e) {
+      wake.readerEnded(instance);
+      throw e;
+    }
+    page.whenComplete((p, failure) -> wake.readerEnded(instance)); // the caller's future itself: cancelling it ends the poll
+    return page;
   }
 
   @Override

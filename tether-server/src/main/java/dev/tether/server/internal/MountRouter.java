@@ -52,6 +52,7 @@ final class MountRouter extends Handler.Wrapper {
     if (mount == null) {
       return super.handle(request, response, callback);
     }
+    AuditNote.route(request, mount.path());
     String raw = request.getHttpURI().getPath();
     if (request.getHttpURI().getParam() != null || (raw != null && raw.indexOf(';') >= 0)) {
       return send(response, callback, 400, ErrorBody.of(ErrorCode.INVALID_ARGUMENT, "path parameters (';') are not accepted"));

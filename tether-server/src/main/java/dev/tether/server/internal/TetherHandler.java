@@ -95,6 +95,7 @@ final class TetherHandler extends Handler.Abstract {
   private volatile boolean shuttingDown;
   private volatile Executor executor = Runnable::run;
   private volatile ServerListener listener = ServerListener.NONE;
+  private volatile WakeTracker wake = WakeTracker.NONE;
 
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token) {
     this(store, registry, validator, token, Bounds.defaults(), InstanceTokens.inMemory(), new Blobs(null, validator.limits()));
@@ -144,6 +145,12 @@ final class TetherHandler extends Handler.Abstract {
   /** Where refused frames are told; set once, before the server starts. */
   void listener(ServerListener listener) {
     this.listener = listener;
+  }
+
+  /** Who is told of readers and of frames for the guest; set once, before the server starts. */
+  void wake(WakeTracker tracker) {
+    this.wake = tracker;
+    waitRoutes.wake(tracker);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
@@ -240,6 +247,7 @@ final class TetherHandler extends Handler.Abstract {
         String presented = BearerAuth.bearer(header);
         Optional<InstanceTokens.Grant> grant = presented == null ? Optional.empty() : tokens.find(presented);
         if (grant.isEmpty()) {
+          AuditNote.refused(request, ErrorCode.UNAUTHORIZED);
           response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
           send(response, callback, ErrorCode.UNAUTHORIZED.httpStatus(), ErrorBody.of(ErrorCode.UNAUTHORIZED, "a valid 'Authorization: Bearer <token>' header is required"));
           return Optional.empty();
@@ -247,6 +255,7 @@ final class TetherHandler extends Handler.Abstract {
         caller = new Caller(grant.get().instance(), grant.get().id());
       }
     }
+    AuditNote.caller(request, caller.grantId() != null ? caller.grantId() : auth != null && !owner ? "host" : "socket", null);
     if (shuttingDown) {
       send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
       return Optional.empty();
@@ -263,7 +272,10 @@ final class TetherHandler extends Handler.Abstract {
         return true;
       }
       who = found.get();
-    } else if (shuttingDown) {
+    } else {
+      AuditNote.caller(request, "console", null);
+    }
+    if (trusted != null && shuttingDown) {
       return send(response, callback, ErrorCode.SHUTTING_DOWN.httpStatus(), ErrorBody.of(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
     String scope = who.scope();
@@ -283,8 +295,13 @@ final class TetherHandler extends Handler.Abstract {
     }
     String method = request.getMethod();
     RouteTable.Lookup at = ApiRoutes.TABLE.find(path);
+    AuditNote n = AuditNote.of(request);
+    if (n != null) {
+      n.instance = at.instance();
+    }
     RouteTable.Caller caller = trusted != null ? trusted : scope == null ? RouteTable.Caller.HOST : RouteTable.Caller.INSTANCE;
     if (!at.permits(caller, method, scope)) {
+      AuditNote.refused(request, ErrorCode.PERMISSION_DENIED);
       return send(response, callback, ErrorCode.PERMISSION_DENIED.httpStatus(), ErrorBody.of(ErrorCode.PERMISSION_DENIED,
           caller == RouteTable.Caller.CONSOLE ? "the console reads and sends only; tokens are managed with the host token"
               : "this token opens only instance '" + scope + "' (its tether, blob, attachment and watermark routes)"));
@@ -388,7 +405,7 @@ final class TetherHandler extends Handler.Abstract {
     String refused = Encodings.refusal(request.getHeaders());
     if (refused != null) {
       int status = refused.startsWith("Content-Encoding") ? 415 : 501;
-      refused(entry.id(), ErrorBody.codeFor(status), refused);
+      refused(request, entry.id(), ErrorBody.codeFor(status), refused);
       write(response, status, ErrorBody.of(ErrorBody.codeFor(status), refused),
           Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
       return;
@@ -398,7 +415,7 @@ final class TetherHandler extends Handler.Abstract {
     if (!ingressBudget.tryReserve(cost)) {
       // Reading one more large body could push the heap past its budget: refuse it before its
       // first byte is held, and discard what the client still sends.
-      refused(entry.id(), ErrorCode.UNAVAILABLE, "ingress budget in use");
+      refused(request, entry.id(), ErrorCode.UNAVAILABLE, "ingress budget in use");
       response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
       write(response, ErrorCode.UNAVAILABLE.httpStatus(), ErrorBody.of(ErrorCode.UNAVAILABLE,
               "the server is reading too many large requests at once; retry shortly"),
@@ -408,7 +425,7 @@ final class TetherHandler extends Handler.Abstract {
     BodyReader.read(request, maxFrame).whenComplete((body, failure) -> {
       try {
         if (failure != null) {
-          refused(entry.id(), codeOf(unwrap(failure)), unwrap(failure).getMessage());
+          refused(request, entry.id(), codeOf(unwrap(failure)), unwrap(failure).getMessage());
           refuseBody(unwrap(failure), request, response, callback, maxFrame);
           return;
         }
@@ -425,9 +442,11 @@ final class TetherHandler extends Handler.Abstract {
         Frame stored = b.msgId(msgId).session(session).build();
         long seq = store.append(entry.id(), stored);
         IngressLog.accepted(entry.id(), stored, seq);
+        AuditNote.frame(request, stored);
+        wake.arrived(entry.id(), stored.type());
         send(response, callback, 202, FrameJson.accepted(msgId, session.id(), seq));
       } catch (Throwable e) { // an Error too: the request is answered, never left hanging
-        refused(entry.id(), codeOf(e), e.getMessage());
+        refused(request, entry.id(), codeOf(e), e.getMessage());
         answers.fail(response, callback, e);
       } finally {
         ingressBudget.release(cost);
@@ -436,7 +455,8 @@ final class TetherHandler extends Handler.Abstract {
   }
 
   /** Counts and logs (at DEBUG: a client's fault) a frame refused on {@code instance}. */
-  private void refused(String instance, ErrorCode code, String why) {
+  private void refused(Request request, String instance, ErrorCode code, String why) {
+    AuditNote.refused(request, code);
     listener.frameRefused(instance, code);
     IngressLog.refused(instance, code, why);
   }

@@ -49,6 +49,7 @@ final class WaitRoutes {
   private final BooleanSupplier shuttingDown;
   private final Set<CompletableFuture<QueryResult>> waits = ConcurrentHashMap.newKeySet();
   private final AtomicInteger streams = new AtomicInteger();
+  private volatile WakeTracker wake = WakeTracker.NONE;
 
   WaitRoutes(TetherStore store, InstanceRegistry registry, Blobs blobs, WaitSlots slots, Grants grants, ByteBudget egressBudget,
       Answers answers, Supplier<Executor> executor, BooleanSupplier shuttingDown) {
@@ -61,6 +62,11 @@ final class WaitRoutes {
     this.answers = answers;
     this.executor = executor;
     this.shuttingDown = shuttingDown;
+  }
+
+  /** Told when a reader starts and ends; set once, before the server starts. */
+  void wake(WakeTracker tracker) {
+    this.wake = tracker;
   }
 
   /** Long-polls and streams waiting now. */
@@ -91,6 +97,7 @@ final class WaitRoutes {
 
   /** The poll's or stream's parameters, or null after a 400. */
   private static PollParams pollParams(RouteTable.Call c, Fields fields) {
+    AuditNote.filters(c.request(), fields.getValue("channel"), fields.getValue("session_id"));
     try {
       return PollParams.parse(fields::getValues, null, null);
     } catch (IllegalArgumentException e) {
@@ -111,9 +118,12 @@ final class WaitRoutes {
       return;
     }
     CompletableFuture<QueryResult> wait;
+    WakeTracker reading = wake;
+    reading.readerStarted(instance);
     try {
       wait = store.waitForFrames(instance, params.query(), Duration.ofMillis(params.waitMs()));
     } catch (RuntimeException e) {
+      reading.readerEnded(instance);
       if (holdsSlot) {
         slots.release(instance);
       }
@@ -127,6 +137,7 @@ final class WaitRoutes {
       wait.cancel(false);
     });
     wait.whenCompleteAsync((result, failure) -> {
+      reading.readerEnded(instance);
       waits.remove(wait);
       grants.release(hold);
       if (holdsSlot) {
@@ -227,8 +238,11 @@ final class WaitRoutes {
       return;
     }
     streams.incrementAndGet();
+    WakeTracker reading = wake;
+    reading.readerStarted(instance);
     AtomicReference<Grants.Hold> hold = new AtomicReference<>();
     Callback done = releasing(callback, () -> {
+      reading.readerEnded(instance);
       grants.release(hold.get());
       streams.decrementAndGet();
       slots.release(instance);
