@@ -620,7 +620,8 @@ public final class TetherServer implements AutoCloseable {
       try {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
             budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
-            opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
+            opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs,
+            opened != null ? opened.attachments().orElse(null) : null, listener,
             attachmentsDirectory, localSocket, List.copyOf(mounts)));
       } catch (IOException | RuntimeException e) {
         if (store == null) {
