@@ -237,7 +237,9 @@ public final class TetherServer implements AutoCloseable {
      * again under the same id starts with no attachments; DELETE of an instance removes its
      * attachments. Default: a fresh private (0700) temporary directory, made on the first upload,
      * so attachments last as long as the server; {@code tether serve} uses
-     * {@code DATA-DIR/attachments}, else {@code ~/.tether/attachments}.
+     * {@code DATA-DIR/attachments}, else {@code ~/.tether/attachments}. Not used when the
+     * {@link #shared} storage keeps attachments ({@link SharedStorage.Opened#attachments}), as
+     * {@code JetStreamShared} does: they are then in that storage, for every server sharing it.
      */
     public Builder attachmentsDirectory(Path dir) {
       this.attachmentsDirectory = Objects.requireNonNull(dir, "dir");
