@@ -61,7 +61,9 @@ final class AttachmentKeys {
   private static String session(SharedAttachments.Place place) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      byte[] d = sha.digest((place.session().channel() + "\u0000" + place.session().id()).getBytes(StandardCharsets.UTF_8));
+      String channel = place.session().channel();
+      // Length-prefixed, so no channel and id run together into another pair's.
+      byte[] d = sha.digest((channel.length() + ":" + channel + place.session().id()).getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(d, 0, 16);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);

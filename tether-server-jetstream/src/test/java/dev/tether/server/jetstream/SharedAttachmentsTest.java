@@ -10,6 +10,9 @@ import dev.tether.client.HostAddress;
 import dev.tether.server.TetherServer;
 import dev.tether.server.testing.RawHttp;
 import dev.tether.store.jetstream.testing.NatsServer;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.api.ObjectInfo;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -209,6 +212,13 @@ class SharedAttachmentsTest {
     byte[] most = new byte[900 * 1024];
     assertEquals(201, upload(onA, id, "session_id=s&name=keep.bin", null, most).status());
     assertEquals(200, onB.method("DELETE", "/v1/instances/" + id).status());
+    try (Connection nc = Nats.connect(nats.url())) {
+      String prefix = AttachmentKeys.instance(id);
+      assertEquals(List.of(), nc.keyValue("TETHER_ATTACHMENTS").keys().stream().filter(k -> k.contains("." + prefix + ".")).toList(),
+          "no manifest or count of the deleted instance is left");
+      assertEquals(List.of(), nc.objectStore("TETHER_ATTACHMENTS").getList().stream().filter(o -> !o.isDeleted())
+          .map(ObjectInfo::getObjectName).filter(n -> n.startsWith(prefix + "/")).toList(), "nor any of its bytes");
+    }
     assertEquals(201, onB.send("PUT", "/v1/instances/" + id, null, new byte[0]).status());
     assertEquals(0, list(onA, id, "s").size(), "the re-created id has no attachments");
     assertEquals("UNKNOWN_ATTACHMENT", onA.get("/v1/instances/" + id + "/attachments/keep.bin?session_id=s").errorCode());
