@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * two {@code tether serve --nats} child processes (A and B) without {@code --auto-create}, each
  * given one node's URL (the cluster tells it the others). Everything is checked over HTTP, the way
  * the reference clients meet it: the registry, 4 x 5 MiB images, blobs, watermarks, ring caps,
- * the failover of each node with both hosts reading, and both hosts restarted.
+ * the failover of each node with both hosts reading, both hosts restarted, and attachments (issue
+ * 32: stored on one host, used on the other over HTTP and through {@code tether mcp}).
  *
  * <p>A read may answer 503 while a host catches up after its node died (the documented read
  * guarantee); the reads here retry on 503 as an HTTP client should, and must never see fewer

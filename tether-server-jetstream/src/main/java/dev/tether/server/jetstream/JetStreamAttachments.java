@@ -4,12 +4,10 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.TetherException;
 import dev.tether.server.SharedAttachments;
 import dev.tether.store.jetstream.JetStreamTetherStore;
-import dev.tether.store.jetstream.StoreUnavailableException;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamOptions;
-import io.nats.client.KeyValue;
 import io.nats.client.KeyValueOptions;
 import io.nats.client.ObjectStore;
 import io.nats.client.ObjectStoreOptions;
@@ -18,8 +16,6 @@ import io.nats.client.api.ObjectInfo;
 import io.nats.client.api.ObjectMeta;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,22 +49,21 @@ import java.util.function.IntFunction;
  * {@value #MAX_MANIFEST_BYTES} bytes (about 2,000 attachments with long names); past either an
  * upload is {@code INVALID_UPLOAD}.
  *
- * <p>Thread-safe; no state but the buckets' handles. Calls JetStream does not answer throw
- * {@link StoreUnavailableException} (503).
+ * <p>Thread-safe; no state but the buckets' handles (the KV through {@link AttachmentKv}). Calls JetStream does not answer throw
+ * {@link dev.tether.store.jetstream.StoreUnavailableException} (503).
  */
 final class JetStreamAttachments implements SharedAttachments {
   static final int MAX_ATTACHMENTS = 10_000;
+  private static final System.Logger LOG = System.getLogger(JetStreamAttachments.class.getName());
   static final int MAX_MANIFEST_BYTES = 512 * 1024;
-  private static final int MAX_CONFLICTS = 64;
-  private static final int WRONG_LAST_SEQUENCE = 10071;
 
   private final String bucket;
-  private final KeyValue kv;
+  private final AttachmentKv kv;
   private final ObjectStore objects;
   private final JetStreamManagement jsm;
   private final Clock clock;
 
-  private JetStreamAttachments(String bucket, KeyValue kv, ObjectStore objects, JetStreamManagement jsm, Clock clock) {
+  private JetStreamAttachments(String bucket, AttachmentKv kv, ObjectStore objects, JetStreamManagement jsm, Clock clock) {
     this.bucket = bucket;
     this.kv = kv;
     this.objects = objects;
@@ -87,7 +82,7 @@ final class JetStreamAttachments implements SharedAttachments {
     String bucket = store.subjectPrefix().toUpperCase(Locale.ROOT).replace('.', '_') + "_ATTACHMENTS";
     JetStreamOptions js = JetStreamOptions.builder().requestTimeout(Duration.ofSeconds(5)).build();
     AttachmentBuckets.create(nc, js, bucket, store.replicas());
-    return new JetStreamAttachments(bucket, nc.keyValue(bucket, KeyValueOptions.builder().jetStreamOptions(js).build()),
+    return new JetStreamAttachments(bucket, new AttachmentKv(nc.keyValue(bucket, KeyValueOptions.builder().jetStreamOptions(js).build())),
         nc.objectStore(bucket, ObjectStoreOptions.builder().jetStreamOptions(js).build()), nc.jetStreamManagement(js),
         Clock.systemUTC());
   }
@@ -95,7 +90,7 @@ final class JetStreamAttachments implements SharedAttachments {
   @Override
   public Stored save(Place place, IntFunction<String> names, String mimeType, byte[] bytes, long maxTotalBytes) throws IOException {
     String usage = AttachmentKeys.usage(place.instance(), place.generation());
-    reserve(usage, bytes.length, maxTotalBytes, place.instance());
+    kv.reserve(usage, bytes.length, maxTotalBytes, place.instance());
     String object = AttachmentKeys.object(place);
     boolean listed = false;
     try {
@@ -105,7 +100,7 @@ final class JetStreamAttachments implements SharedAttachments {
       return stored;
     } finally {
       if (!listed) {
-        release(usage, bytes.length);
+        kv.release(usage, bytes.length);
         deleteObject(object);
       }
     }
@@ -115,15 +110,15 @@ final class JetStreamAttachments implements SharedAttachments {
     try {
       return objects.put(ObjectMeta.builder(object).description("tether attachment").build(), new ByteArrayInputStream(bytes));
     } catch (IOException | JetStreamApiException | NoSuchAlgorithmException e) {
-      throw unavailable("store an attachment's bytes", e);
+      throw AttachmentKv.unavailable("store an attachment's bytes", e);
     }
   }
 
   /** Lists the stored object in the session's manifest under the first free name. */
   private Stored list(Place place, IntFunction<String> names, String mimeType, long size, String object, ObjectInfo info) {
     String key = AttachmentKeys.manifest(place);
-    for (int attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      KeyValueEntry e = get(key);
+    for (int attempt = 0; attempt < AttachmentKv.MAX_CONFLICTS; attempt++) {
+      KeyValueEntry e = kv.get(key);
       AttachmentManifest m = manifest(place, key, e);
       if (m.entries().size() >= MAX_ATTACHMENTS) {
         throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the session already holds " + m.entries().size()
@@ -139,107 +134,62 @@ final class JetStreamAttachments implements SharedAttachments {
         throw TetherException.of(ErrorCode.INVALID_UPLOAD, "the session's attachment list is full (" + m.entries().size()
             + " attachments); delete some first");
       }
-      if (compareAndSet(key, e, next)) {
+      if (kv.compareAndSet(key, e, next)) {
         return stored;
       }
     }
-    throw busy(key);
+    throw AttachmentKv.busy(key);
   }
 
   @Override
   public List<Stored> list(Place place) {
     String key = AttachmentKeys.manifest(place);
-    return manifest(place, key, get(key)).entries().stream().map(AttachmentManifest.Entry::stored).toList();
+    return manifest(place, key, kv.get(key)).entries().stream().map(AttachmentManifest.Entry::stored).toList();
   }
 
   @Override
   public Optional<Download> open(Place place, String name) {
     String key = AttachmentKeys.manifest(place);
-    return manifest(place, key, get(key)).find(name).map(e -> new Download(e.stored(),
+    return manifest(place, key, kv.get(key)).find(name).map(e -> new Download(e.stored(),
         new ObjectChunks(jsm, bucket, e.nuid(), e.stored().size(), e.digest())));
   }
 
   @Override
   public Optional<Stored> remove(Place place, String name) {
     String key = AttachmentKeys.manifest(place);
-    for (int attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      KeyValueEntry e = get(key);
+    for (int attempt = 0; attempt < AttachmentKv.MAX_CONFLICTS; attempt++) {
+      KeyValueEntry e = kv.get(key);
       AttachmentManifest m = manifest(place, key, e);
       Optional<AttachmentManifest.Entry> gone = m.find(name);
       if (gone.isEmpty()) {
         return Optional.empty();
       }
-      if (compareAndSet(key, e, m.without(gone.get()).toJson())) {
+      if (kv.compareAndSet(key, e, m.without(gone.get()).toJson())) {
         deleteObject(gone.get().object());
-        release(AttachmentKeys.usage(place.instance(), place.generation()), gone.get().stored().size());
+        kv.release(AttachmentKeys.usage(place.instance(), place.generation()), gone.get().stored().size());
         return Optional.of(gone.get().stored());
       }
     }
-    throw busy(key);
+    throw AttachmentKv.busy(key);
   }
 
   @Override
   public long bytes(String instance, Instant generation) {
-    KeyValueEntry e = get(AttachmentKeys.usage(instance, generation));
-    return e == null ? 0 : count(e);
+    return kv.count(AttachmentKeys.usage(instance, generation));
   }
 
   @Override
   public void removeInstance(String instance, Instant generation) throws IOException {
-    List<String> keys;
-    try {
-      keys = kv.keys(AttachmentKeys.manifests(instance, generation));
-    } catch (JetStreamApiException e) {
-      throw unavailable("list the attachments of a deleted instance", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while removing attachments");
-    }
-    for (String key : keys) {
-      KeyValueEntry e = get(key);
+    for (String key : kv.keys(AttachmentKeys.manifests(instance, generation))) {
+      KeyValueEntry e = kv.get(key);
       if (e != null) {
         for (AttachmentManifest.Entry a : AttachmentManifest.parse(key, e.getValue()).entries()) {
           deleteObject(a.object());
         }
       }
-      purge(key);
+      kv.purge(key);
     }
-    purge(AttachmentKeys.usage(instance, generation));
-  }
-
-  /** Adds {@code bytes} to the count at {@code key} when the total stays within {@code max}. */
-  private void reserve(String key, long bytes, long max, String instance) {
-    for (int attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      KeyValueEntry e = get(key);
-      long used = e == null ? 0 : count(e);
-      if (used > max - bytes) {
-        throw TetherException.of(ErrorCode.INSUFFICIENT_STORAGE, "instance '" + instance + "' keeps " + used
-            + " bytes of attachments on every host; this upload of " + bytes + " bytes would pass its disk budget."
-            + " Delete attachments (DELETE /v1/instances/{id}/attachments/{name}) first");
-      }
-      if (compareAndSet(key, e, Long.toString(used + bytes).getBytes(StandardCharsets.US_ASCII))) {
-        return;
-      }
-    }
-    throw busy(key);
-  }
-
-  /** Takes {@code bytes} off the count at {@code key}; best effort (a failure leaves them counted). */
-  private void release(String key, long bytes) {
-    try {
-      for (int attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-        KeyValueEntry e = get(key);
-        if (e == null) {
-          return;
-        }
-        long next = Math.max(0, count(e) - bytes);
-        if (compareAndSet(key, e, Long.toString(next).getBytes(StandardCharsets.US_ASCII))) {
-          return;
-        }
-      }
-    } catch (RuntimeException e) {
-      log("giving back " + bytes + " bytes of the attachment count " + key, e);
-    }
+    kv.purge(AttachmentKeys.usage(instance, generation));
   }
 
   private AttachmentManifest manifest(Place place, String key, KeyValueEntry e) {
@@ -254,71 +204,11 @@ final class JetStreamAttachments implements SharedAttachments {
     return m;
   }
 
-  private static long count(KeyValueEntry e) {
-    try {
-      return Long.parseLong(e.getValueAsString());
-    } catch (RuntimeException ex) {
-      throw new StoreUnavailableException("the attachment count " + e.getKey() + " on NATS JetStream is damaged", ex);
-    }
-  }
-
-  /** The live entry at {@code key}, null when there is none (never set, deleted or purged). */
-  private KeyValueEntry get(String key) {
-    try {
-      KeyValueEntry e = kv.get(key);
-      return e == null || e.getValue() == null ? null : e;
-    } catch (IOException | JetStreamApiException e) {
-      throw unavailable("read the attachments", e);
-    }
-  }
-
-  /** Writes {@code value} at {@code key} when it still is {@code seen} (null: absent); false on a conflict. */
-  private boolean compareAndSet(String key, KeyValueEntry seen, byte[] value) {
-    try {
-      if (seen == null) {
-        kv.create(key, value);
-      } else {
-        kv.update(key, value, seen.getRevision());
-      }
-      return true;
-    } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
-        return false;
-      }
-      throw unavailable("update the attachments", e);
-    } catch (IOException e) {
-      throw unavailable("update the attachments", e);
-    }
-  }
-
-  private void purge(String key) {
-    try {
-      kv.purge(key);
-    } catch (IOException | JetStreamApiException e) {
-      throw unavailable("remove the attachments of a deleted instance", e);
-    }
-  }
-
   private void deleteObject(String object) {
     try {
       objects.delete(object);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
-      log("deleting the attachment object " + object, e);
+      LOG.log(System.Logger.Level.WARNING, "deleting the attachment object {0} failed: {1}", object, e.toString());
     }
-  }
-
-  private static void log(String what, Exception e) {
-    System.getLogger(JetStreamAttachments.class.getName()).log(System.Logger.Level.WARNING, "{0} failed: {1}", what,
-        e.toString());
-  }
-
-  private static StoreUnavailableException busy(String key) {
-    return new StoreUnavailableException("the attachments at " + key + " changed " + MAX_CONFLICTS
-        + " times while this host tried to change them; retry", null);
-  }
-
-  private static StoreUnavailableException unavailable(String what, Exception cause) {
-    return new StoreUnavailableException("the attachments on NATS JetStream could not " + what
-        + " (servers unreachable, or the bucket has no leader); retry later. Cause: " + cause, cause);
   }
 }
