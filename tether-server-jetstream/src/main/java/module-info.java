@@ -7,6 +7,7 @@
 module dev.tether.server.jetstream {
   requires transitive dev.tether.server;
   requires transitive dev.tether.store.jetstream;
+  requires com.fasterxml.jackson.databind;
 
   exports dev.tether.server.jetstream;
 }

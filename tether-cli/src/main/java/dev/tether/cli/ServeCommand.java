@@ -157,7 +157,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--nats", paramLabel = "URL", split = ",",
       description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
-          + " 'tether serve' given the same servers. Replaces --data-dir.")
+          + " 'tether serve' given the same servers (attachments too). Replaces --data-dir.")
   List<String> nats;
 
   @Option(names = "--nats-creds", paramLabel = "FILE", description = "NATS credentials file (JWT and NKey seed).")

@@ -11,6 +11,7 @@ import dev.tether.server.testing.Fixtures;
 import dev.tether.server.testing.RawHttp;
 import dev.tether.server.testing.StreamReader;
 import dev.tether.store.jetstream.testing.NatsServer;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * two {@code tether serve --nats} child processes (A and B) without {@code --auto-create}, each
  * given one node's URL (the cluster tells it the others). Everything is checked over HTTP, the way
  * the reference clients meet it: the registry, 4 x 5 MiB images, blobs, watermarks, ring caps,
- * the failover of each node with both hosts reading, and both hosts restarted.
+ * the failover of each node with both hosts reading, both hosts restarted, and attachments (issue
+ * 32: stored on one host, used on the other over HTTP and through {@code tether mcp}).
  *
  * <p>A read may answer 503 while a host catches up after its node died (the documented read
  * guarantee); the reads here retry on 503 as an HTTP client should, and must never see fewer
@@ -45,6 +48,10 @@ class ManyHostsClusterTest {
   static final int RING_MAX_FRAMES = 20;
   static final int IMAGE_BYTES = 5 * 1024 * 1024;
   static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  /** Each host's disk budget per instance: attachments (one total in JetStream) and workspace blobs. */
+  static final int DISK_BUDGET = 4 << 20;
+  /** The largest attachment (the server's default, 20 MiB). */
+  static final int MAX_ATTACHMENT = 20 << 20;
 
   @TempDir static Path dir;
   static List<NatsServer> nodes;
@@ -59,7 +66,8 @@ class ManyHostsClusterTest {
       HostAddress.Unix address = new HostAddress.Unix(dir.resolve(name + ".sock"));
       ChildJvm serve = ChildJvm.startWith(dir, "serve-" + name + "-" + (++starts), Map.of(), List.of("-Xmx512m"), "serve",
           "--socket", address.path().toString(), "--nats", node.url(), "--nats-replicas", "3",
-          "--ring-max-frames", Integer.toString(RING_MAX_FRAMES), "--workspaces", dir.resolve("ws-" + name).toString());
+          "--ring-max-frames", Integer.toString(RING_MAX_FRAMES), "--workspaces", dir.resolve("ws-" + name).toString(),
+          "--instance-disk-bytes", Integer.toString(DISK_BUDGET));
       serve.awaitStderr("listening on", 90_000);
       return new Host(name, serve, new RawHttp(address), address);
     }
@@ -244,7 +252,89 @@ class ManyHostsClusterTest {
     assertFalse(a.process.stderrText().contains("Exception in thread"), a.process.stderrText());
   }
 
+  /**
+   * Issue 32: attachments live in JetStream. Stored on A, they are listed, read and viewed on B,
+   * over HTTP and through {@code tether mcp} (a stdio child against B); deleted on B they are gone
+   * on A; DELETE of the instance on B removes them, and the id re-created on A starts with none.
+   */
+  @Test
+  @Order(8)
+  void attachmentStoredOnA_isListedReadAndViewedOnB_overHttpAndTetherMcp_deletedOnB_goneOnA() throws Exception {
+    register("att");
+    byte[] notes = "line one\nline two\n".getBytes(StandardCharsets.UTF_8);
+    byte[] shot = Fixtures.picture("png", 40, 30);
+    assertEquals(201, attach(a, "att", "s", "notes.txt", "text/plain", notes).status());
+    assertEquals(201, attach(a, "att", "s", "shot.png", "image/png", shot).status());
+    JsonNode listed = untilNot503(() -> b.http.get("/v1/instances/att/attachments?session_id=s")).json().get("attachments");
+    assertEquals(2, listed.size(), listed.toString());
+    assertEquals("image/png", listed.get(1).get("mime_type").asText());
+    assertArrayEquals(shot, untilNot503(() -> b.http.get("/v1/instances/att/attachments/shot.png?session_id=s")).bytes());
+
+    try (McpSdkChild mcp = McpSdkChild.start(dir, "--host", "unix:" + b.address.path(), "--instance", "att")) {
+      Map<String, Object> s = Map.of("session_id", "s");
+      assertEquals("- notes.txt (" + notes.length + " bytes, text/plain)\n- shot.png (" + shot.length + " bytes, image/png)",
+          McpSdkChild.text(mcp.call("list_attachments", s)));
+      assertEquals("line one\nline two\n", McpSdkChild.text(mcp.call("read_attachment", Map.of("session_id", "s", "filename", "notes.txt"))));
+      assertArrayEquals(shot, McpSdkChild.image(mcp.call("view_attachment", Map.of("session_id", "s", "filename", "shot.png"))));
+    }
+
+    assertEquals(200, untilNot503(() -> b.http.method("DELETE", "/v1/instances/att/attachments/notes.txt?session_id=s")).status());
+    RawHttp.Reply gone = untilNot503(() -> a.http.get("/v1/instances/att/attachments/notes.txt?session_id=s"));
+    assertEquals(404, gone.status());
+    assertEquals("UNKNOWN_ATTACHMENT", gone.errorCode());
+
+    assertEquals(200, b.http.method("DELETE", "/v1/instances/att").status());
+    assertEquals(404, awaitStatus(a, "/v1/instances/att", 404, 1_000));
+    register("att");
+    assertEquals(0, untilNot503(() -> b.http.get("/v1/instances/att/attachments?session_id=s")).json().get("attachments").size(),
+        "a re-created id starts with no attachments");
+  }
+
+  /** The size limit, the budget and hostile names answer as on one host, whichever host is asked. */
+  @Test
+  @Order(9)
+  void attachmentLimits_sizeBudgetAndNames_answerAsOnOneHost() throws Exception {
+    register("attlimits");
+    RawHttp.Reply tooLarge = attach(b, "attlimits", "s", "big.bin", null, new byte[MAX_ATTACHMENT + 1]);
+    assertEquals(413, tooLarge.status());
+    assertEquals("UPLOAD_TOO_LARGE", tooLarge.errorCode());
+    byte[] three = new byte[3 << 20];
+    assertEquals(201, attach(a, "attlimits", "s", "one.bin", null, three).status());
+    RawHttp.Reply over = attach(b, "attlimits", "t", "two.bin", null, three);
+    assertEquals(507, over.status(), "A's 3 MiB count on B: " + over.body());
+    assertEquals("INSUFFICIENT_STORAGE", over.errorCode());
+    assertEquals(200, untilNot503(() -> b.http.method("DELETE", "/v1/instances/attlimits/attachments/one.bin?session_id=s")).status());
+    assertEquals(201, attach(b, "attlimits", "t", "two.bin", null, three).status(), "deleted on B, room on B");
+
+    assertEquals("passwd", attach(a, "attlimits", "s", "../../etc/passwd", "text/plain", new byte[] {'x'}).json().get("name").asText());
+    assertEquals("a_b.txt", attach(b, "attlimits", "s", "a\u0000b.txt", "text/plain", new byte[] {'x'}).json().get("name").asText());
+    assertEquals("INVALID_ARGUMENT", attach(b, "attlimits", "s", "n".repeat(1025), "text/plain", new byte[] {'x'}).errorCode());
+    RawHttp.Reply traversal = b.http.get("/v1/instances/attlimits/attachments/..%2F..%2Fatt%2Fshot.png?session_id=s");
+    assertTrue(traversal.status() == 404 || traversal.status() == 400, traversal.status() + " " + traversal.body());
+  }
+
   // --- helpers
+
+  /** Uploads an attachment, retrying while the host answers 503. */
+  static RawHttp.Reply attach(Host h, String vm, String session, String name, String type, byte[] bytes) throws Exception {
+    String path = "/v1/instances/" + vm + "/attachments?session_id=" + session + "&name="
+        + URLEncoder.encode(name, StandardCharsets.UTF_8);
+    return untilNot503(() -> h.http.send("POST", path, type, bytes));
+  }
+
+  /** {@code call}'s answer once it is not 503 (a host catching up after a node died), within 60 s. */
+  static RawHttp.Reply untilNot503(Callable<RawHttp.Reply> call) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      RawHttp.Reply r = call.call();
+      if (r.status() != 503) {
+        return r;
+      }
+      retried503++;
+      assertTrue(System.nanoTime() < deadline, "still 503 after 60 s: " + r.body());
+      Thread.sleep(200);
+    }
+  }
 
   static void restartHosts(NatsServer nodeOfA, NatsServer nodeOfB) throws Exception {
     a.close();

@@ -6,11 +6,12 @@ import dev.tether.store.StoreListener;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * Storage that several servers share: given to {@link TetherServer.Builder#shared}, it supplies
- * the frames, the instance registry with its watermarks and the blobs at once, so every feature
+ * the frames, the instance registry with its watermarks, the blobs and the attachments at once, so every feature
  * that can span hosts does. What {@code tether serve --nats} runs is
  * {@code TetherServer.builder().shared(JetStreamShared.on(...))} (module
  * {@code tether-server-jetstream}).
@@ -52,6 +53,15 @@ public interface SharedStorage {
 
     /** Each instance's blobs, which every server serves and accepts refs to. */
     Function<String, BlobStore> blobs();
+
+    /**
+     * The session attachments every server sharing this storage lists, reads and deletes, or empty
+     * when this storage keeps none (the server then answers its attachment routes with 501
+     * {@code NOT_IMPLEMENTED}, since a file kept on one host would be missing on the others).
+     */
+    default Optional<SharedAttachments> attachments() {
+      return Optional.empty();
+    }
 
     /** Releases what {@link #open} took besides the store; idempotent, throws nothing. */
     @Override

@@ -242,7 +242,9 @@ public final class TetherServer implements AutoCloseable {
      * again under the same id starts with no attachments; DELETE of an instance removes its
      * attachments. Default: a fresh private (0700) temporary directory, made on the first upload,
      * so attachments last as long as the server; {@code tether serve} uses
-     * {@code DATA-DIR/attachments}, else {@code ~/.tether/attachments}.
+     * {@code DATA-DIR/attachments}, else {@code ~/.tether/attachments}. Not used when the
+     * {@link #shared} storage keeps attachments ({@link SharedStorage.Opened#attachments}), as
+     * {@code JetStreamShared} does: they are then in that storage, for every server sharing it.
      */
     public Builder attachmentsDirectory(Path dir) {
       this.attachmentsDirectory = Objects.requireNonNull(dir, "dir");
@@ -649,7 +651,8 @@ public final class TetherServer implements AutoCloseable {
       try {
         daemon = Daemon.start(new Daemon.Settings(listen, frames, validator, bearer, maxThreads, limits, roots,
             budget.maxInstances(), registryFile, autoCreate, List.copyOf(names), console,
-            opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs, listener,
+            opened != null ? opened.registry() : sharedRegistry, opened != null ? opened.blobs() : sharedBlobs,
+            opened != null ? opened.attachments().orElse(null) : null, listener,
             attachmentsDirectory, localSocket, List.copyOf(mounts), waker, wakeIdle));
       } catch (IOException | RuntimeException e) {
         if (store == null) {

@@ -1,6 +1,7 @@
 package dev.tether.server.jetstream;
 
 import dev.tether.api.blobs.BlobStore;
+import dev.tether.server.SharedAttachments;
 import dev.tether.server.SharedRegistry;
 import dev.tether.server.SharedStorage;
 import dev.tether.server.SharedTokens;
@@ -19,8 +20,8 @@ import java.util.function.Function;
 /**
  * What {@code serve --nats} shares with every other host on the same NATS servers: the registry
  * and watermarks ({@link JetStreamRegistry}, a KV bucket), the instance tokens' hashes
- * ({@link JetStreamTokens}, another) and the blobs (the store's Object Store,
- * where it also offloads images). The server's two SPIs over the two JetStream types; the mapping
+ * ({@link JetStreamTokens}, another), the blobs (the store's Object Store,
+ * where it also offloads images) and the session attachments ({@link JetStreamAttachments}). The server's two SPIs over the two JetStream types; the mapping
  * only, no state of its own.
  *
  * <p>An embedder gets every host-sharing feature with one call, the one {@code tether serve --nats}
@@ -39,12 +40,15 @@ public final class JetStreamShared implements SharedRegistry, SharedStorage.Open
   private final JetStreamTetherStore store;
   private final JetStreamTokens tokens;
   private final SharedTokens sharedTokens;
+  private final SharedAttachments attachments;
 
-  private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store, JetStreamTokens tokens) {
+  private JetStreamShared(JetStreamRegistry registry, JetStreamTetherStore store, JetStreamTokens tokens,
+      SharedAttachments attachments) {
     this.registry = registry;
     this.store = store;
     this.tokens = tokens;
     this.sharedTokens = new JetStreamSharedTokens(tokens);
+    this.attachments = attachments;
   }
 
   /**
@@ -78,9 +82,14 @@ public final class JetStreamShared implements SharedRegistry, SharedStorage.Open
   /** The registry of {@code store}'s instances (its connection, prefix and replicas). */
   static JetStreamShared open(JetStreamTetherStore store, int maxInstances) throws IOException {
     JetStreamRegistry registry = JetStreamRegistry.builder().store(store).maxInstances(maxInstances).open();
+    JetStreamTokens tokens = null;
     try {
-      return new JetStreamShared(registry, store, JetStreamTokens.open(store));
+      tokens = JetStreamTokens.open(store);
+      return new JetStreamShared(registry, store, tokens, JetStreamAttachments.open(store));
     } catch (IOException | RuntimeException e) {
+      if (tokens != null) {
+        tokens.close();
+      }
       registry.close();
       throw e;
     }
@@ -137,6 +146,15 @@ public final class JetStreamShared implements SharedRegistry, SharedStorage.Open
   @Override
   public Function<String, BlobStore> blobs() {
     return store::hostBlobs;
+  }
+
+  /**
+   * The session attachments, in an Object Store bucket and a KV bucket of their own
+   * ({@code <PREFIX>_ATTACHMENTS}; see {@link JetStreamAttachments}).
+   */
+  @Override
+  public Optional<SharedAttachments> attachments() {
+    return Optional.of(attachments);
   }
 
   @Override

@@ -6,13 +6,13 @@ import dev.tether.api.ErrorCode;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
 import dev.tether.media.Attachment;
-import dev.tether.sessions.ConfinedDirectory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The attachment routes of an instance, in front of an {@link AttachmentStore}:
+ * The attachment routes of an instance, in front of {@link Attachments} (a host-only directory, or storage
+ * servers share):
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/attachments?session_id=S&channel=C&name=N}: the body is the
@@ -25,7 +25,8 @@ import java.util.List;
  *   <li>{@code GET /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: the bytes, sent
  *       as {@code application/octet-stream} with the declared type in {@value #MIME_HEADER} (a
  *       declared {@code text/html} is never served as HTML), {@code Content-Disposition:
- *       attachment}; streamed from the open file under the egress budget ({@link FileAnswer}).
+ *       attachment}; streamed from the open file (or the shared storage, a window at a time) under
+ *       the egress budget ({@link FileAnswer}).
  *   <li>{@code DELETE /v1/instances/{id}/attachments/{name}?session_id=S&channel=C}: removes it
  *       (manifest first, then the file, which frees its bytes of the instance's disk budget);
  *       answers 200 {@code {"name","deleted":true}}.
@@ -55,7 +56,7 @@ final class AttachmentRoutes {
     return param("name", name, null);
   }
 
-  static Reply upload(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name,
+  static Reply upload(Attachments store, InstanceRegistry.Entry entry, SessionKey session, String name,
       String contentType, byte[] buffer, int length) throws IOException {
     byte[] bytes = buffer.length == length ? buffer : Arrays.copyOf(buffer, length);
     Attachment saved = store.save(entry, session, name, contentType, bytes);
@@ -71,7 +72,7 @@ final class AttachmentRoutes {
     return 6L * (name.length() + 16) + 6L * (mimeType == null ? 24 : mimeType.length()) + 256;
   }
 
-  static Reply list(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session) throws IOException {
+  static Reply list(Attachments store, InstanceRegistry.Entry entry, SessionKey session) throws IOException {
     List<Attachment> all = store.list(entry, session);
     ObjectNode n = Json.MAPPER.createObjectNode();
     ArrayNode items = n.putArray("attachments");
@@ -80,7 +81,7 @@ final class AttachmentRoutes {
   }
 
   /** Removes one attachment: 200 {@code {"name","deleted":true}}, as the API's other DELETEs answer. */
-  static Reply delete(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+  static Reply delete(Attachments store, InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
     Attachment gone = store.delete(entry, session, name);
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("name", gone.fileName());
@@ -88,13 +89,10 @@ final class AttachmentRoutes {
     return Reply.json(200, n);
   }
 
-  /** One attachment opened for a download, with its declared MIME type; the caller closes the file. */
-  record Download(ConfinedDirectory.OpenFile file, String mimeType, String name) {}
-
-  static Download download(AttachmentStore store, InstanceRegistry.Entry entry, SessionKey session, String name)
+  /** One attachment opened for a download, with its declared MIME type; the caller closes the channel. */
+  static Attachments.Opened download(Attachments store, InstanceRegistry.Entry entry, SessionKey session, String name)
       throws IOException {
-    Attachment a = store.find(entry, session, name);
-    return new Download(store.openForRead(entry, session, a), a.mimeType(), a.fileName());
+    return store.open(entry, session, name);
   }
 
   private static ObjectNode json(Attachment a) {

@@ -44,12 +44,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * and save; reads take no lock and see the last manifest written (it is replaced atomically).
  * Thread-safe.
  *
- * <p><b>Many hosts.</b> With {@link #refusing(String)} (a server whose instances are shared
- * through NATS), every call fails with {@code NOT_IMPLEMENTED} and that sentence: attachments
- * live on one host, which the other hosts cannot read, so they are refused rather than stored
- * where half the hosts would not find them.
+ * <p><b>Many hosts.</b> Servers that share their instances keep attachments in the shared
+ * storage ({@link SharedAttachmentStore}). With {@link #refusing(String)} (a server given shared
+ * blobs but no shared attachments), every call fails with {@code NOT_IMPLEMENTED} and that
+ * sentence: a file kept on one host would be missing on the others.
  */
-final class AttachmentStore {
+final class AttachmentStore implements Attachments {
   private static final System.Logger LOG = System.getLogger(AttachmentStore.class.getName());
   static final int STRIPES = 64;
   /** The largest attachment: as much as the images of one frame may hold (20 MiB). */
@@ -87,13 +87,14 @@ final class AttachmentStore {
     return new AttachmentStore(DEFAULT_MAX_BYTES, null, why);
   }
 
-  /** The largest attachment accepted, in bytes. */
-  long maxBytes() {
+  @Override
+  public long maxBytes() {
     return maxBytes;
   }
 
   /** Saves an upload; see {@link AttachmentCatalog#save(String, String, byte[])}. */
-  Attachment save(InstanceRegistry.Entry entry, SessionKey session, String fileName, String mimeType, byte[] bytes)
+  @Override
+  public Attachment save(InstanceRegistry.Entry entry, SessionKey session, String fileName, String mimeType, byte[] bytes)
       throws IOException {
     refuseIfShared();
     String generation = generation(entry);
@@ -118,7 +119,8 @@ final class AttachmentStore {
    * Removes the attachment listed under exactly {@code name} and its file; see
    * {@link AttachmentCatalog#remove}. {@code UNKNOWN_ATTACHMENT} when there is none.
    */
-  Attachment delete(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+  @Override
+  public Attachment delete(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
     refuseIfShared();
     ReentrantLock lock = lockFor(entry, session);
     lock.lock();
@@ -139,7 +141,8 @@ final class AttachmentStore {
   }
 
   /** The attachments of a session in the order they were saved; none when it has no directory. */
-  List<Attachment> list(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
+  @Override
+  public List<Attachment> list(InstanceRegistry.Entry entry, SessionKey session) throws IOException {
     refuseIfShared();
     try (ConfinedDirectory dir = sessionDirectory(entry, session)) {
       return open(dir).list();
@@ -151,7 +154,8 @@ final class AttachmentStore {
   }
 
   /** The attachment listed under exactly {@code name}; {@code UNKNOWN_ATTACHMENT} when there is none. */
-  Attachment find(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+  @Override
+  public Attachment find(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
     for (Attachment a : list(entry, session)) {
       if (a.fileName().equals(name)) {
         return a;
@@ -200,6 +204,20 @@ final class AttachmentStore {
     } catch (UnsafeFileException e) {
       throw planted(entry, e);
     }
+  }
+
+  /** Opens the file of the attachment listed under {@code name} ({@link #find}, then {@link #openForRead}). */
+  @Override
+  public Opened open(InstanceRegistry.Entry entry, SessionKey session, String name) throws IOException {
+    Attachment a = find(entry, session, name);
+    ConfinedDirectory.OpenFile file = openForRead(entry, session, a);
+    return new Opened(a, file.channel(), file.size());
+  }
+
+  /** {@link #bytesOnDisk}. */
+  @Override
+  public long bytesStored(InstanceRegistry.Entry entry) throws IOException {
+    return bytesOnDisk(entry);
   }
 
   /**
@@ -252,7 +270,8 @@ final class AttachmentStore {
    * effort: a failure is logged, not thrown, since the instance is already gone and its attachments
    * stay fenced by their generation (a re-created id never sees them; its first save prunes them).
    */
-  void removeInstance(InstanceRegistry.Entry entry) {
+  @Override
+  public void removeInstance(InstanceRegistry.Entry entry) {
     if (refusal != null) {
       return;
     }

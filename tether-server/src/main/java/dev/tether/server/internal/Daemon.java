@@ -7,6 +7,7 @@ import dev.tether.images.FrameValidator;
 import dev.tether.server.InstanceWaker;
 import dev.tether.server.ServerListener;
 import dev.tether.server.ServerStats;
+import dev.tether.server.SharedAttachments;
 import dev.tether.server.SharedRegistry;
 import dev.tether.server.SharedTokens;
 import dev.tether.store.Readiness;
@@ -93,7 +94,7 @@ public final class Daemon implements AutoCloseable {
 
   private Daemon(HostAddress address, TetherStore store, FrameValidator validator, String token, int maxThreads,
       Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens, Blobs blobs,
-      ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts, WakeTracker wake) {
+      ServerListener listener, Attachments attachments, HostAddress.Unix localSocket, List<Mount> mounts, WakeTracker wake) {
     this.address = address;
     this.wake = wake;
     this.localSocket = localSocket;
@@ -137,7 +138,7 @@ public final class Daemon implements AutoCloseable {
     server.addConnector(connector);
     this.registry = registry;
     this.blobs = blobs;
-    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachmentsDir);
+    this.handler = new TetherHandler(store, registry, validator, token, bounds, tokens, blobs, attachments);
     handler.listener(listener);
     handler.wake(wake);
     if (localSocket == null) {
@@ -243,6 +244,7 @@ public final class Daemon implements AutoCloseable {
    * @param console the console's listener, or null
    * @param sharedRegistry the registry shared with other servers, or null
    * @param sharedBlobs each instance's blobs shared with other servers, or null
+   * @param sharedAttachments the session attachments shared with other servers, or null
    * @param listener told of answered requests and refused frames
    * @param attachmentsDir where attachments are kept (host-only), or null for a private temporary directory
    * @param localSocket an owner-only Unix socket a TCP server serves the host's API on as well, without
@@ -255,7 +257,7 @@ public final class Daemon implements AutoCloseable {
       Bounds bounds, List<Path> workspaceRoots, int maxInstances, Path registryFile, boolean autoCreate,
       List<String> instances,
       Console console, SharedRegistry sharedRegistry,
-      Function<String, BlobStore> sharedBlobs,
+      Function<String, BlobStore> sharedBlobs, SharedAttachments sharedAttachments,
       ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
       InstanceWaker waker, Duration wakeIdle) {}
 
@@ -289,9 +291,11 @@ public final class Daemon implements AutoCloseable {
         ? InstanceTokens.shared(sharedTokens.get(), id -> registry.find(id).map(InstanceRegistry.Entry::createdAt))
         : InstanceTokens.open(settings.registryFile() == null ? null
             : settings.registryFile().toAbsolutePath().resolveSibling("tokens.json"));
+    Attachments attachments = Attachments.of(settings.sharedAttachments(), settings.sharedBlobs() != null,
+        settings.attachmentsDir(), settings.bounds().instanceDiskBytes());
     return start(settings.address(), settings.store(), settings.validator(), settings.token(), settings.maxThreads(),
         OWNER_ONLY, settings.bounds(), registry, settings.console(), tokens, new Blobs(settings.sharedBlobs(), settings.validator().limits()),
-        settings.listener(), settings.attachmentsDir(), settings.localSocket(), settings.mounts(),
+        settings.listener(), attachments, settings.localSocket(), settings.mounts(),
         settings.waker() == null ? WakeTracker.NONE : new WakeTracker(settings.waker(), settings.wakeIdle()));
   }
 
@@ -337,18 +341,18 @@ public final class Daemon implements AutoCloseable {
       Blobs blobs)
       throws IOException {
     return start(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-        ServerListener.NONE, null, null, List.of(), WakeTracker.NONE);
+        ServerListener.NONE, Attachments.of(null, blobs.shared(), null, bounds.instanceDiskBytes()), null, List.of(), WakeTracker.NONE);
   }
 
   private static Daemon start(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
+      Blobs blobs, ServerListener listener, Attachments attachments, HostAddress.Unix localSocket, List<Mount> mounts,
       WakeTracker wake) throws IOException {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(store, "store");
     try {
       return startWaking(address, store, validator, token, maxThreads, permissions, bounds, registry, console, tokens, blobs,
-          listener, attachmentsDir, localSocket, mounts, wake);
+          listener, attachments, localSocket, mounts, wake);
     } catch (IOException | RuntimeException e) {
       wake.close();
       throw e;
@@ -357,7 +361,7 @@ public final class Daemon implements AutoCloseable {
 
   private static Daemon startWaking(HostAddress address, TetherStore store, FrameValidator validator, String token,
       int maxThreads, SocketPermissions permissions, Bounds bounds, InstanceRegistry registry, Console console, InstanceTokens tokens,
-      Blobs blobs, ServerListener listener, Path attachmentsDir, HostAddress.Unix localSocket, List<Mount> mounts,
+      Blobs blobs, ServerListener listener, Attachments attachments, HostAddress.Unix localSocket, List<Mount> mounts,
       WakeTracker wake) throws IOException {
     if (address instanceof HostAddress.Tcp && token == null) {
       throw new IllegalArgumentException("a TCP listener needs a token");
@@ -375,7 +379,7 @@ public final class Daemon implements AutoCloseable {
       }
     }
     Daemon s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-        attachmentsDir, local, mounts, wake);
+        attachments, local, mounts, wake);
     try {
       s.startJetty();
     } catch (IOException e) {
@@ -386,7 +390,7 @@ public final class Daemon implements AutoCloseable {
       // must not keep the server from its real address.
       LOG.log(System.Logger.Level.WARNING, "not listening on " + local.path() + " as well: " + e.getMessage());
       s = new Daemon(address, store, validator, token, maxThreads, bounds, registry, console, tokens, blobs, listener,
-          attachmentsDir, null, mounts, wake);
+          attachments, null, mounts, wake);
       s.startJetty();
     }
     for (HostAddress.Unix unix : s.sockets()) {

@@ -4,7 +4,7 @@ import dev.tether.api.ErrorCode;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +21,7 @@ import org.eclipse.jetty.util.IteratingCallback;
  * heap holds at most one window per answer, and only within the budget poll and stream answers
  * share.
  *
- * <p>Design: the size is the open file's, taken once ({@link SeekableByteChannel#size()}) and sent
+ * <p>Design: the size is the open file's, taken once by the caller (a shared attachment's stored size), and sent
  * as {@code Content-Length}; exactly that many bytes follow. The first window is reserved before
  * the head is written: when it does not fit, the answer is 503 with {@code Retry-After} and
  * nothing else was sent (as a poll). Later windows that do not fit are retried every
@@ -37,7 +37,7 @@ final class FileAnswer extends IteratingCallback {
   static final int WINDOW_BYTES = 256 * 1024;
   static final int RETRY_MS = 100;
 
-  private final SeekableByteChannel channel;
+  private final ReadableByteChannel channel;
   private final long size;
   private final ByteBudget egress;
   private final Request request;
@@ -50,7 +50,7 @@ final class FileAnswer extends IteratingCallback {
   private long waitingSince = -1;
   private boolean lastWritten;
 
-  private FileAnswer(SeekableByteChannel channel, long size, ByteBudget egress, Request request, Response response,
+  private FileAnswer(ReadableByteChannel channel, long size, ByteBudget egress, Request request, Response response,
       Executor executor, Duration stallCut, Callback callback) {
     this.channel = channel;
     this.size = size;
@@ -70,7 +70,7 @@ final class FileAnswer extends IteratingCallback {
    *
    * @param stallCut how long no window may fit before the answer is cut: the request idle timeout
    */
-  static void write(SeekableByteChannel channel, long size, String contentType, ByteBudget egress, Request request,
+  static void write(ReadableByteChannel channel, long size, String contentType, ByteBudget egress, Request request,
       Response response, Executor executor, Duration stallCut, Callback callback) {
     long first = cost(Math.min(WINDOW_BYTES, size));
     if (first > 0 && !egress.tryReserve(first)) {
@@ -168,7 +168,7 @@ final class FileAnswer extends IteratingCallback {
     super.onCompleted(causeOrNull); // calls onCompleteSuccess or onCompleteFailure
   }
 
-  private static void closeQuietly(SeekableByteChannel channel) {
+  private static void closeQuietly(ReadableByteChannel channel) {
     try {
       channel.close();
     } catch (IOException e) {

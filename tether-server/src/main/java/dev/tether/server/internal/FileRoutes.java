@@ -27,7 +27,7 @@ import org.eclipse.jetty.util.Fields;
  */
 final class FileRoutes {
   private final Blobs blobs;
-  private final AttachmentStore attachments;
+  private final Attachments attachments;
   private final DiskBudget disk;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
@@ -36,7 +36,7 @@ final class FileRoutes {
   private final Answers answers;
   private final Supplier<Executor> executor;
 
-  FileRoutes(Blobs blobs, AttachmentStore attachments, DiskBudget disk, ByteBudget ingressBudget, ByteBudget egressBudget,
+  FileRoutes(Blobs blobs, Attachments attachments, DiskBudget disk, ByteBudget ingressBudget, ByteBudget egressBudget,
       long maxImageBytes, Duration requestIdleTimeout, Answers answers, Supplier<Executor> executor) {
     this.blobs = blobs;
     this.attachments = attachments;
@@ -115,18 +115,18 @@ final class FileRoutes {
   void downloadAttachment(RouteTable.Call c) {
     SessionKey session = session(c);
     Response response = c.response();
-    AttachmentRoutes.Download d;
+    Attachments.Opened d;
     try {
       d = AttachmentRoutes.download(attachments, c.entry(), session, c.param("name"));
     } catch (IOException e) {
       answers.fail(response, c.callback(), e);
       return;
     }
-    response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.mimeType());
+    response.getHeaders().put(AttachmentRoutes.MIME_HEADER, d.attachment().mimeType());
     response.getHeaders().put("Content-Disposition", "attachment");
     response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    // Streamed from the open file in windows under the egress budget, never read whole.
-    FileAnswer.write(d.file().channel(), d.file().size(), "application/octet-stream", egressBudget, c.request(), response,
+    // Streamed from the open file or the shared storage in windows under the egress budget, never read whole.
+    FileAnswer.write(d.channel(), d.size(), "application/octet-stream", egressBudget, c.request(), response,
         executor.get(), requestIdleTimeout, c.callback());
   }
 
@@ -147,7 +147,7 @@ final class FileRoutes {
     reply(response, d.reserved() == 0 ? callback : EgressWrite.holding(egressBudget, d.reserved(), callback), d.reply());
   }
 
-  /** Reads an attachment's body within the ingress budget and {@link AttachmentStore#maxBytes()}, then stores it. */
+  /** Reads an attachment's body within the ingress budget and {@link Attachments#maxBytes()}, then stores it. */
   void uploadAttachment(RouteTable.Call c) {
     SessionKey session = session(c);
     String name = AttachmentRoutes.uploadName(Request.extractQueryParameters(c.request()).getValue("name"));

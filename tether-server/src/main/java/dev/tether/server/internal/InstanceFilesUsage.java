@@ -7,7 +7,8 @@ import java.nio.file.NoSuchFileException;
 
 /**
  * What an instance keeps on disk, for the {@link DiskBudget}: its attachments with their manifests
- * (in the host-only attachment directory of its registration, {@link AttachmentStore#bytesOnDisk})
+ * (in the host-only attachment directory of its registration, or in the storage servers share:
+ * {@link Attachments#bytesStored})
  * and the blobs in {@code {workspace}/.aegis/blobs}. Sizes come from directory entries read through
  * {@link ConfinedDirectory} (relative to opened directories, no link followed, nothing opened), so
  * a FIFO, a link or a link loop the guest planted counts nothing and blocks nothing; a blob
@@ -15,18 +16,19 @@ import java.nio.file.NoSuchFileException;
  * refuses it. The one place that knows where an instance's files are for the budget. Thread-safe.
  */
 final class InstanceFilesUsage implements DiskBudget.Usage {
-  private final AttachmentStore attachments;
+  private final Attachments attachments;
 
-  InstanceFilesUsage(AttachmentStore attachments) {
+  InstanceFilesUsage(Attachments attachments) {
     this.attachments = attachments;
   }
 
   @Override
   public long bytes(InstanceRegistry.Entry entry) throws IOException {
-    return attachments.bytesOnDisk(entry) + blobBytes(entry);
+    return attachments.bytesStored(entry) + blobBytes(entry);
   }
 
-  private static long blobBytes(InstanceRegistry.Entry entry) throws IOException {
+  /** The bytes of the blobs in {@code entry}'s workspace on this server. */
+  static long blobBytes(InstanceRegistry.Entry entry) throws IOException {
     try (ConfinedDirectory ws = ConfinedDirectory.open(entry.workspace());
         ConfinedDirectory blobs = BlobFiles.blobDirectory(ws, false)) {
       return blobs.regularFileBytes();

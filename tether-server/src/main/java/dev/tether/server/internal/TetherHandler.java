@@ -23,7 +23,6 @@ import dev.tether.store.Readiness;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -81,7 +80,7 @@ final class TetherHandler extends Handler.Abstract {
   private static final int SMALL_BODY_BYTES = 64 * 1024;
   private final InstanceTokens tokens;
   private final Blobs blobs;
-  private final AttachmentStore attachments;
+  private final Attachments attachments;
   private final TokenRoutes tokenRoutes;
   private final ByteBudget ingressBudget;
   private final ByteBudget egressBudget;
@@ -104,17 +103,15 @@ final class TetherHandler extends Handler.Abstract {
   /** As above, within {@code bounds} (see {@link ByteBudget} and {@link WaitSlots}). */
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
       InstanceTokens instanceTokens, Blobs blobs) {
-    this(store, registry, validator, token, bounds, instanceTokens, blobs, null);
+    this(store, registry, validator, token, bounds, instanceTokens, blobs,
+        Attachments.of(null, blobs.shared(), null, bounds.instanceDiskBytes()));
   }
 
-  /** As above, keeping attachments below {@code attachmentsDir} (null: a private temporary directory; see {@link AttachmentStore}). */
+  /** As above, keeping attachments in {@code attachments} (see {@link Attachments#of}). */
   TetherHandler(TetherStore store, InstanceRegistry registry, FrameValidator validator, String token, Bounds bounds,
-      InstanceTokens instanceTokens, Blobs blobs, Path attachmentsDir) {
+      InstanceTokens instanceTokens, Blobs blobs, Attachments attachments) {
     this.blobs = blobs;
-    this.attachments = blobs.shared()
-        ? AttachmentStore.refusing("this server shares its instances with other hosts (serve --nats), and attachments are"
-            + " kept on one host, which the others cannot read; attach files on a server without --nats")
-        : AttachmentStore.inDirectory(attachmentsDir, AttachmentStore.DEFAULT_MAX_BYTES);
+    this.attachments = attachments;
     this.tokens = instanceTokens;
     this.grants = new Grants(instanceTokens::live, id -> registry.find(id).isPresent());
     instanceTokens.onRemoved(grants::revoked); // a revocation on another server ends this one's waits and streams too
