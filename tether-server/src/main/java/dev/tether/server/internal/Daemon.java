@@ -155,7 +155,7 @@ public final class Daemon implements AutoCloseable {
       List<MountRouter.Mount> built = new ArrayList<>();
       for (Mount m : mounts) {
         built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
-            m.handler().apply(new LocalClient(store, registry, validator, blobs, false)), "the handler mounted at " + m.path())));
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, handler.localAttachments(), false)), "the handler mounted at " + m.path())));
       }
       api = new MountRouter(handler, built);
     }
@@ -424,9 +424,9 @@ public final class Daemon implements AutoCloseable {
         : Optional.of(new HostAddress.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
   }
 
-  /** An in-process client of this daemon (see {@link LocalClient}). */
+  /** An in-process client of this daemon (see {@link LocalClient}); it is an {@code AttachmentClient} too. */
   public TetherClient localClient(boolean blobImages) {
-    return new LocalClient(store, registry, validator, blobs, blobImages);
+    return new LocalClient(store, registry, validator, blobs, handler.localAttachments(), blobImages);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */
