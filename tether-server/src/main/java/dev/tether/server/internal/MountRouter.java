@@ -7,6 +7,7 @@ import dev.tether.server.TetherServer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
@@ -92,7 +93,11 @@ final class MountRouter extends Handler.Wrapper {
     Grants grants = api.grants();
     Grants.Hold hold = grants.hold(caller.grantId(), caller.scope(), why -> {
       if (!done.get()) {
-        pool.execute(() -> endPoint.close(why));
+        try {
+          pool.execute(() -> endPoint.close(why));
+        } catch (RejectedExecutionException stopping) {
+          endPoint.close(why); // the pool is stopping: close here rather than leave the stream open
+        }
       }
     });
     return Callback.from(() -> { // before the request's own completion, so a next request on the connection is never closed
