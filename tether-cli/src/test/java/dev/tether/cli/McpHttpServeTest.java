@@ -242,6 +242,9 @@ class McpHttpServeTest {
     McpRawSession other = McpRawSession.open(base + "/mcp", mint("vm1"));
     CompletableFuture<Void> doomedStream = doomed.stream();
     CompletableFuture<Void> otherStream = other.stream();
+    McpSyncClient host = client(base + "/mcp", hostToken);
+    CompletableFuture<CallToolResult> hostWait = CompletableFuture.supplyAsync(() -> call(host, "tether_read",
+        Map.of("instance", "doomed", "wait_ms", 60_000)));
     HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/instances/doomed"))
         .header("Authorization", "Bearer " + hostToken).DELETE().build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, deleted.statusCode(), deleted.body());
@@ -249,6 +252,13 @@ class McpHttpServeTest {
     assertEquals(401, doomed.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").statusCode());
     assertFalse(otherStream.isDone(), "another instance's stream runs on");
     assertEquals(200, other.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").statusCode());
+    // The host token's session lives on (it spans instances); its call waiting on the deleted instance ends.
+    try (host) {
+      CallToolResult ended = hostWait.get(10, TimeUnit.SECONDS);
+      assertTrue(ended.isError() ? text(ended).contains("INSTANCE_NOT_FOUND") : !text(ended).contains("\"timed_out\":true"),
+          text(ended));
+      assertFalse(call(host, "tether_read", Map.of("instance", "vm1")).isError(), "the host's session still serves");
+    }
   }
 
   @Test
