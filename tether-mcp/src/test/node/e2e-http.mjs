@@ -72,6 +72,12 @@ async function main() {
     const text = events.filter((e) => e.type === "assistant.delta").map((e) => e.text).join("");
     assert.equal(text, answer.frames[0].payload.text, "the deltas, in arrival order, are the answer");
   }
+  // The attachment tools, called as the attachment spec shows them: list_attachments with no arguments.
+  if (names.includes("list_attachments")) {
+    const listed = await client.callTool({ name: "list_attachments", arguments: {} });
+    assert.ok(!listed.isError, JSON.stringify(listed));
+    assert.equal(listed.content[0].type, "text");
+  }
   await client.close();
 
   // A wrong token never gets a session.
@@ -84,7 +90,7 @@ async function main() {
     assert.equal(json(other).error.code, "PERMISSION_DENIED");
     await guest.close();
   }
-  console.log(`tether MCP HTTP e2e: OK (${url}: tools listed, answer read, answer streamed, wrong token refused${scoped ? ", instance token held to its instance" : ""})`);
+  console.log(`tether MCP HTTP e2e: OK (${url}: tools listed, answer read, answer streamed, attachments listed, wrong token refused${scoped ? ", instance token held to its instance" : ""})`);
 }
 
 main().catch((e) => {

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tether.client.HostAddress;
 import dev.tether.mcp.TetherMcpServer;
+import dev.tether.server.testing.Fixtures;
 import dev.tether.server.testing.RawSocket;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -19,6 +21,7 @@ import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,10 +30,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * MCP over Streamable HTTP against real processes: {@code serve --listen --mcp --with-agent} (the
  * endpoint on the daemon's own TCP listener, behind its token rules), {@code serve --socket --mcp}
  * (the same endpoint on the Unix socket) and {@code tether mcp --http} in front of that serve,
- * driven by the MCP Java SDK's Streamable HTTP client. The TypeScript SDK's client runs against
- * both in {@link McpHttpNodeTest}.
+ * driven by the MCP Java SDK's Streamable HTTP client; the TypeScript SDK's client runs against
+ * both in {@link #typescriptSdkClient_overStreamableHttp_onServeAndOnTheStandaloneServer}. On
+ * {@code serve --mcp}: the attachment tools with the token rules, and an instance token's streams
+ * and calls in flight ending when it is revoked or its instance deleted ({@link McpRawSession}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class McpHttpServeTest {
@@ -96,7 +109,7 @@ class McpHttpServeTest {
     return client(url, token, n -> {});
   }
 
-  static McpSyncClient client(String url, String token, java.util.function.Consumer<ProgressNotification> progress) {
+  static McpSyncClient client(String url, String token, Consumer<ProgressNotification> progress) {
     URI uri = URI.create(url);
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(uri.resolve("/").toString())
         .endpoint(uri.getPath()).jsonMapper(TetherMcpServer.jsonMapper())
@@ -157,6 +170,98 @@ class McpHttpServeTest {
   }
 
   @Test
+  void serveMcp_attachmentTools_asStdioServesThem_instanceTokenHeldToItsOwnInstance() throws Exception {
+    byte[] png = Fixtures.picture("png", 20, 10);
+    upload("vm1", "notes.txt", "text/plain", "first line\nneedle here\n".getBytes(StandardCharsets.UTF_8));
+    upload("vm1", "shot.png", "image/png", png);
+    upload("vm1", "evil.txt", "text/plain", ("a".repeat(5_000) + "!").getBytes(StandardCharsets.UTF_8));
+    upload("default", "host-only.txt", "text/plain", "not for vm1".getBytes(StandardCharsets.UTF_8));
+    try (McpSyncClient host = client(base + "/mcp", hostToken); McpSyncClient vm1 = client(base + "/mcp", mint("vm1"))) {
+      List<String> names = host.listTools().tools().stream().map(Tool::name).toList();
+      assertTrue(names.containsAll(List.of("list_attachments", "read_attachment", "grep_attachment", "view_attachment")),
+          names.toString());
+      // No arguments, as the attachment spec shows: the host token's default instance, an instance token's own.
+      assertEquals("- host-only.txt (11 bytes, text/plain)", text(call(host, "list_attachments", Map.of())));
+      String own = text(call(vm1, "list_attachments", Map.of()));
+      assertTrue(own.startsWith("- notes.txt (23 bytes, text/plain)\n- shot.png (") && !own.contains("host-only"), own);
+      assertEquals("needle here\n", text(call(vm1, "read_attachment", Map.of("filename", "notes.txt", "offset", 11))));
+      assertEquals("notes.txt:2: needle here\n1 matching line in 1 file (of 3 searched); skipped shot.png (binary)",
+          text(call(vm1, "grep_attachment", Map.of("pattern", "need+le"))));
+      CallToolResult view = call(vm1, "view_attachment", Map.of("filename", "shot.png"));
+      assertTrue(view.content().stream().anyMatch(c -> c instanceof ImageContent i && i.mimeType().equals("image/png")
+          && Arrays.equals(Base64.getDecoder().decode(i.data()), png)), view.toString());
+      // A catastrophic pattern over HTTP: cut off within grep's time budget, the session still serves.
+      long start = System.nanoTime();
+      String evil = text(call(vm1, "grep_attachment", Map.of("pattern", "(a+)+$", "filename", "evil.txt")));
+      assertTrue(evil.contains("cut off in evil.txt line 1"), evil);
+      assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos(), "answered within its budget");
+      for (String tool : List.of("list_attachments", "read_attachment", "grep_attachment", "view_attachment")) {
+        CallToolResult other = call(vm1, tool, Map.of("instance", "default", "filename", "host-only.txt", "pattern", "x"));
+        assertTrue(other.isError(), tool + ": " + other);
+        assertEquals("PERMISSION_DENIED", JSON.readTree(text(other)).get("error").get("code").asText(), tool);
+      }
+      CallToolResult listed = call(host, "list_attachments", Map.of("instance", "vm1"));
+      assertTrue(text(listed).contains("notes.txt"), "the host token reaches every instance: " + text(listed));
+    }
+  }
+
+  @Test
+  void revokedToken_endsItsOpenMcpStreamWithinASecond_andItsCallInFlight_thenItsCallsAre401() throws Exception {
+    JsonNode minted = mintWithId("vm1");
+    String token = minted.get("token").asText();
+    McpRawSession raw = McpRawSession.open(base + "/mcp", token);
+    CompletableFuture<Void> stream = raw.stream();
+    try (McpSyncClient sdk = client(base + "/mcp", token)) {
+      String session = "revoked-" + System.nanoTime();
+      CompletableFuture<CallToolResult> waiting = CompletableFuture.supplyAsync(() -> sdk.callTool(CallToolRequest
+          .builder("tether_send_stream").arguments(Map.of("session_id", session, "text", "nobody answers", "wait_ms", 60_000)).build()));
+      // Its message stored: the call is now waiting for an answer that never comes.
+      HttpResponse<String> sent = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/instances/vm1/tether/poll?session_id="
+          + session + "&wait_ms=20000")).header("Authorization", "Bearer " + hostToken).GET().build(), HttpResponse.BodyHandlers.ofString());
+      assertTrue(sent.body().contains("nobody answers"), sent.body());
+      assertFalse(stream.isDone() || waiting.isDone(), "the stream and the call stay open while the token is valid");
+      HttpResponse<String> revoked = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/tokens/" + minted.get("id").asText()))
+          .header("Authorization", "Bearer " + hostToken).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, revoked.statusCode(), revoked.body());
+      stream.get(1, TimeUnit.SECONDS); // ended within a second
+      // The long poll in flight (a POST answered as SSE) is cut too: it fails long before its 60 s.
+      assertThrows(ExecutionException.class, () -> waiting.get(10, TimeUnit.SECONDS));
+      assertThrows(RuntimeException.class, () -> sdk.listTools(), "the SDK client's next call is refused");
+    }
+    HttpResponse<String> next = raw.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+    assertEquals(401, next.statusCode(), next.body());
+  }
+
+  @Test
+  void deletedInstance_endsItsTokensMcpStreams_andTheirNextCallsAre401() throws Exception {
+    HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/instances/doomed"))
+        .header("Authorization", "Bearer " + hostToken).PUT(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertTrue(created.statusCode() / 100 == 2, created.body());
+    McpRawSession doomed = McpRawSession.open(base + "/mcp", mint("doomed"));
+    McpRawSession other = McpRawSession.open(base + "/mcp", mint("vm1"));
+    CompletableFuture<Void> doomedStream = doomed.stream();
+    CompletableFuture<Void> otherStream = other.stream();
+    McpSyncClient host = client(base + "/mcp", hostToken);
+    CompletableFuture<CallToolResult> hostWait = CompletableFuture.supplyAsync(() -> call(host, "tether_read",
+        Map.of("instance", "doomed", "wait_ms", 60_000)));
+    HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/instances/doomed"))
+        .header("Authorization", "Bearer " + hostToken).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, deleted.statusCode(), deleted.body());
+    doomedStream.get(1, TimeUnit.SECONDS);
+    assertEquals(401, doomed.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").statusCode());
+    assertFalse(otherStream.isDone(), "another instance's stream runs on");
+    assertEquals(200, other.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}").statusCode());
+    // The host token's session lives on (it spans instances); its call waiting on the deleted instance ends.
+    try (host) {
+      CallToolResult ended = hostWait.get(10, TimeUnit.SECONDS);
+      assertTrue(ended.isError() ? text(ended).contains("INSTANCE_NOT_FOUND") : !text(ended).contains("\"timed_out\":true"),
+          text(ended));
+      assertFalse(call(host, "tether_read", Map.of("instance", "vm1")).isError(), "the host's session still serves");
+    }
+  }
+
+  @Test
   void crossOriginBrowserRequest_isRefused403() throws Exception {
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/mcp")).timeout(TIMEOUT)
         .header("Authorization", "Bearer " + hostToken).header("Origin", "http://evil.example")
@@ -192,8 +297,8 @@ class McpHttpServeTest {
         // out of order here; the server numbers them (progress), and the TypeScript client's test
         // checks the order in which they arrive.
         List<ProgressNotification> sorted = notes.stream()
-            .sorted(java.util.Comparator.comparingDouble(ProgressNotification::progress)).toList();
-        List<JsonNode> events = new java.util.ArrayList<>();
+            .sorted(Comparator.comparingDouble(ProgressNotification::progress)).toList();
+        List<JsonNode> events = new ArrayList<>();
         for (ProgressNotification n : sorted) {
           assertEquals("p-1", n.progressToken());
           events.add(JSON.readTree(n.message()));
@@ -235,7 +340,7 @@ class McpHttpServeTest {
   @Test
   void typescriptSdkClient_overStreamableHttp_onServeAndOnTheStandaloneServer() throws Exception {
     Path node = Path.of("..", "tether-mcp", "src", "test", "node");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(node.resolve("node_modules/@modelcontextprotocol/sdk")),
+    assumeTrue(Files.isDirectory(node.resolve("node_modules/@modelcontextprotocol/sdk")),
         "the TypeScript MCP SDK is not installed in " + node.toAbsolutePath()
             + "/node_modules; .ci/run installs it (bash tether-mcp/src/test/node/install.sh)");
     String vm1Token = mint("vm1");
@@ -252,28 +357,44 @@ class McpHttpServeTest {
       pb.environment().put("TETHER_MCP_SCOPED_TOKEN", scopedToken);
     }
     Process p = pb.start();
-    java.util.concurrent.CompletableFuture<String> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
       try {
         return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return "(unreadable: " + e + ")";
       }
     });
-    if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("e2e-http.mjs did not finish within 120 s: " + out.getNow("(no output)"));
     }
-    String log = out.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    String log = out.get(30, TimeUnit.SECONDS);
     assertEquals(0, p.exitValue(), "e2e-http.mjs against " + url + " failed:\n" + log);
     assertTrue(log.contains("tether MCP HTTP e2e: OK"), log);
   }
 
   private String mint(String instance) throws Exception {
+    return mintWithId(instance).get("token").asText();
+  }
+
+  /** A new token of {@code instance}: {@code {id, instance, token, created_at}}. */
+  private JsonNode mintWithId(String instance) throws Exception {
     HttpResponse<String> minted = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/tokens"))
         .header("Authorization", "Bearer " + hostToken).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"instance\":\"" + instance + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(201, minted.statusCode(), minted.body());
-    return JSON.readTree(minted.body()).get("token").asText();
+    return JSON.readTree(minted.body());
+  }
+
+  private void upload(String instance, String name, String type, byte[] bytes) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/instances/" + instance
+        + "/attachments?session_id=default&name=" + name)).header("Authorization", "Bearer " + hostToken)
+        .header("Content-Type", type).POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(201, r.statusCode(), r.body());
+  }
+
+  private static CallToolResult call(McpSyncClient client, String tool, Map<String, Object> args) {
+    return client.callTool(CallToolRequest.builder(tool).arguments(args).build());
   }
 
   private static void assertSendAndRead(McpSyncClient client, String instance) throws Exception {

@@ -114,6 +114,25 @@ class McpHttpServerTest {
   }
 
   @Test
+  void foreignOrigin_isRefused403_onEveryMethod_andTheOpaqueNullOriginToo() throws Exception {
+    // DNS rebinding reaches any method: the SSE GET and the session DELETE are checked as POST is.
+    for (String origin : List.of("http://evil.example", "null", "http://allowed.example.evil.example", "https://allowed.example")) {
+      for (String method : List.of("GET", "DELETE", "POST")) {
+        HttpRequest.Builder b = method.equals("POST") ? initialize()
+            : post().method(method, HttpRequest.BodyPublishers.noBody()).header("Mcp-Session-Id", "any");
+        HttpRequest request = b.header("Authorization", "Bearer " + TOKEN).header("Origin", origin).build();
+        // A client per request: the server may close a connection after refusing on it.
+        HttpResponse<String> r = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode(), method + " from " + origin + ": " + r.body());
+        assertTrue(r.body().contains("PERMISSION_DENIED"), r.body());
+      }
+    }
+    HttpResponse<String> upper = HttpClient.newHttpClient().send(initialize().header("Authorization", "Bearer " + TOKEN)
+        .header("Origin", "HTTP://Allowed.Example").build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, upper.statusCode(), "origins compare case-insensitively: " + upper.body());
+  }
+
+  @Test
   void bodyThatIsNotJsonRpc_isAnswered4xxAndTheServerKeepsServing() throws Exception {
     for (String body : List.of("", "not json", "{\"jsonrpc\":\"2.0\"", "[" + "[".repeat(5000), "{\"jsonrpc\":\"2.0\",\"id\":1}")) {
       HttpResponse<String> r = RAW.send(post().header("Authorization", "Bearer " + TOKEN)

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ImageContent;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
+import java.awt.Color;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code tether_send_stream} over stdio, driven by the MCP Java SDK's client: the scripted agent's
  * presence and deltas arrive as progress notifications with the call's token before the
- * {@code assistant.done} result; a call with no answer in time answers timed out; bad arguments
+ * {@code assistant.done} result, which carries the answer's image; a call with no answer in time answers timed out; bad arguments
  * are refused before anything is sent.
  */
 class SendStreamStdioTest {
@@ -29,10 +31,14 @@ class SendStreamStdioTest {
   void sendStream_reportsPresenceAndDeltasThenReturnsTheDone() throws Exception {
     List<ProgressNotification> notes = new CopyOnWriteArrayList<>();
     try (ChildServer child = ChildServer.start(notes::add)) {
+      Map<String, Object> png = TestImages.png(Color.RED);
       CallToolResult result = child.client.callTool(CallToolRequest.builder("tether_send_stream").progressToken(7)
           .arguments(Map.of("instance", TestServerMain.INSTANCE, "session_id", "s1",
-              "text", ScriptedResponder.STREAM_PREFIX + "one two three")).build()).block(ChildServer.TIMEOUT);
+              "text", ScriptedResponder.STREAM_PREFIX + "one two three", "images", List.of(png))).build()).block(ChildServer.TIMEOUT);
       assertFalse(result.isError(), ChildServer.text(result));
+      // The scripted agent answers with the message's image: the result carries it as an image item.
+      assertTrue(result.content().stream().anyMatch(c -> c instanceof ImageContent i && i.mimeType().equals("image/png")
+          && i.data().equals(png.get("data"))), result.toString());
       JsonNode body = JSON.readTree(ChildServer.text(result));
       assertEquals("assistant.done", body.get("frames").get(0).get("type").asText());
       assertEquals(ScriptedResponder.FIRST_PREFIX + ScriptedResponder.STREAM_PREFIX + "one two three",

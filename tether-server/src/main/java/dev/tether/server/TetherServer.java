@@ -1,6 +1,7 @@
 package dev.tether.server;
 
 import dev.tether.api.blobs.BlobStore;
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.HostAddress;
 import dev.tether.client.TetherClient;
 import dev.tether.client.TokenFile;
@@ -119,7 +120,10 @@ public final class TetherServer implements AutoCloseable {
    * An in-process client of this server: the same registry (an unknown instance is
    * {@code INSTANCE_NOT_FOUND} unless auto-create is on), the same validation and limits as the
    * HTTP API, no HTTP hop. Polled blob refs come back inline. What {@code tether serve
-   * --with-agent} gives its demo agent. Closing the client leaves the server running.
+   * --with-agent} gives its demo agent. It is also an {@link AttachmentClient} over the server's
+   * session attachments, with the HTTP routes' caps, disk budget and codes (a server started with
+   * shared storage answers {@code NOT_IMPLEMENTED}, as its routes do). Closing the client leaves
+   * the server running.
    */
   public TetherClient localClient() {
     return daemon.localClient(false);

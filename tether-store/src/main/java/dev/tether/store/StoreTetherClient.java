@@ -39,6 +39,11 @@ import java.util.function.Predicate;
  * validator refuses or an instance {@link Builder#knownInstances} does not know
  * ({@code INSTANCE_NOT_FOUND}); whatever the store throws otherwise. Thread-safe; {@link #close()}
  * does not close the store, which belongs to the caller.
+ *
+ * <p>It is not a {@code dev.tether.client.AttachmentClient}: a {@link TetherStore} keeps frames
+ * only, and session attachments are files a server keeps per instance (with their names
+ * sanitised, a size cap and a disk budget), which this client has nowhere to put. The in-process
+ * client of a running server ({@code TetherServer.localClient()}) is one, over that server's files.
  */
 public final class StoreTetherClient implements TetherClient {
   private final TetherStore store;

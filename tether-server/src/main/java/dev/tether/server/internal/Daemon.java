@@ -160,7 +160,7 @@ public final class Daemon implements AutoCloseable {
       List<MountRouter.Mount> built = new ArrayList<>();
       for (Mount m : mounts) {
         built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
-            m.handler().apply(new LocalClient(store, registry, validator, blobs, false, wake)), "the handler mounted at " + m.path())));
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, handler.localAttachments(), false, wake)), "the handler mounted at " + m.path())));
       }
       api = new MountRouter(handler, built);
     }
@@ -450,9 +450,9 @@ public final class Daemon implements AutoCloseable {
         : Optional.of(new HostAddress.Tcp(consoleConnector.getHost(), consoleConnector.getLocalPort()));
   }
 
-  /** An in-process client of this daemon (see {@link LocalClient}). */
+  /** An in-process client of this daemon (see {@link LocalClient}); it is an {@code AttachmentClient} too. */
   public TetherClient localClient(boolean blobImages) {
-    return new LocalClient(store, registry, validator, blobs, blobImages, wake);
+    return new LocalClient(store, registry, validator, blobs, handler.localAttachments(), blobImages, wake);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */

@@ -3,7 +3,10 @@ package dev.tether.server.internal;
 import dev.tether.api.ErrorCode;
 import dev.tether.api.Frame;
 import dev.tether.api.ImageRefs;
+import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
+import dev.tether.client.AttachmentClient;
+import dev.tether.client.AttachmentInfo;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.client.SendReceipt;
@@ -12,6 +15,7 @@ import dev.tether.images.FrameValidator;
 import dev.tether.store.StoreTetherClient;
 import dev.tether.store.TetherStore;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -20,23 +24,22 @@ import java.util.concurrent.CompletionException;
  * HTTP hop. An unknown instance is {@code INSTANCE_NOT_FOUND} unless the registry auto-creates;
  * polled blob refs come back inline from the instance's workspace; with {@code blobImages}, a
  * sent frame's inline images are first stored in that workspace's blob store and sent as refs (as
- * {@code POST .../blob} would). Thread-safe; closing it leaves the daemon running.
+ * {@code POST .../blob} would). Its attachments are the HTTP routes' ({@link LocalAttachments}):
+ * the same store, caps, disk budget and codes. Thread-safe; closing it leaves the daemon running.
  */
-final class LocalClient implements TetherClient {
+final class LocalClient implements TetherClient, AttachmentClient {
   private final InstanceRegistry registry;
   private final FrameValidator validator;
   private final boolean blobImages;
   private final Blobs blobs;
   private final StoreTetherClient delegate;
+  private final LocalAttachments attachments;
   private final WakeTracker wake;
 
-  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs, boolean blobImages) {
-    this(store, registry, validator, blobs, blobImages, WakeTracker.NONE);
-  }
-
-  /** As above, telling {@code wake} of its polls (readers) and of the frames it sends. */
-  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs, boolean blobImages,
-      WakeTracker wake) {
+  /** A client of {@code store}'s instances, telling {@code wake} of its polls (readers) and of the frames it sends. */
+  LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs,
+      LocalAttachments attachments, boolean blobImages, WakeTracker wake) {
+    this.attachments = attachments;
     this.wake = wake;
     this.registry = registry;
     this.validator = validator;
@@ -114,6 +117,27 @@ final class LocalClient implements TetherClient {
     }
     page.whenComplete((p, failure) -> wake.readerEnded(instance)); // the caller's future itself: cancelling it ends the poll
     return page;
+  }
+
+  @Override
+  public CompletableFuture<AttachmentInfo> putAttachment(String instance, SessionKey session, String fileName,
+      String mimeType, byte[] bytes) {
+    return attachments.put(instance, session, fileName, mimeType, bytes);
+  }
+
+  @Override
+  public CompletableFuture<List<AttachmentInfo>> attachments(String instance, SessionKey session) {
+    return attachments.list(instance, session);
+  }
+
+  @Override
+  public CompletableFuture<byte[]> attachment(String instance, SessionKey session, String name) {
+    return attachments.read(instance, session, name);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteAttachment(String instance, SessionKey session, String name) {
+    return attachments.delete(instance, session, name);
   }
 
   @Override

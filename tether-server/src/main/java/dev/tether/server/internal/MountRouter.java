@@ -6,6 +6,10 @@ import dev.tether.api.ErrorCode;
 import dev.tether.server.TetherServer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -19,7 +23,8 @@ import org.eclipse.jetty.util.Callback;
  * opens is put in the request attribute {@link dev.tether.server.TetherServer#INSTANCE_SCOPE_ATTRIBUTE}
  * (absent for the host token and the Unix socket), so the mounted handler can hold the caller to
  * it. Every other request goes to the API handler it wraps. A mounted handler that does not take a
- * request gets a JSON 404. The mounted handlers are managed beans: they start and stop with the
+ * request gets a JSON 404. A request an instance token let in ends when that token is revoked or
+ * its instance deleted (see {@link #held}). The mounted handlers are managed beans: they start and stop with the
  * server. Thread-safe (immutable after construction).
  */
 final class MountRouter extends Handler.Wrapper {
@@ -66,11 +71,40 @@ final class MountRouter extends Handler.Wrapper {
     } else {
       request.removeAttribute(TetherServer.INSTANCE_SCOPE_ATTRIBUTE);
     }
-    if (!mount.handler().handle(request, response, callback)) {
-      return send(response, callback, ErrorCode.NOT_FOUND.httpStatus(), ErrorBody.of(ErrorCode.NOT_FOUND,
+    Callback held = caller.get().grantId() == null ? callback : held(request, caller.get(), callback);
+    if (!mount.handler().handle(request, response, held)) {
+      return send(response, held, ErrorCode.NOT_FOUND.httpStatus(), ErrorBody.of(ErrorCode.NOT_FOUND,
           "no such endpoint below " + mount.path()));
     }
     return true;
+  }
+
+  /**
+   * Files a request that an instance token let in with the API's {@link Grants}, as a long-poll or
+   * stream of the API is, so that revoking the token or deleting its instance ends it at once: its
+   * connection is closed (an SSE stream of {@code /mcp} ends, a tool call waiting in a POST is cut),
+   * and what the client sends next with that token is 401. The hook only hands the close to the
+   * server's pool (it runs on the revoking thread); a request already complete is left alone. The
+   * hold is given back when the request completes.
+   */
+  private Callback held(Request request, TetherHandler.Caller caller, Callback callback) {
+    AtomicBoolean done = new AtomicBoolean();
+    EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+    Executor pool = request.getComponents().getThreadPool();
+    Grants grants = api.grants();
+    Grants.Hold hold = grants.hold(caller.grantId(), caller.scope(), why -> {
+      if (!done.get()) {
+        try {
+          pool.execute(() -> endPoint.close(why));
+        } catch (RejectedExecutionException stopping) {
+          endPoint.close(why); // the pool is stopping: close here rather than leave the stream open
+        }
+      }
+    });
+    return Callback.from(() -> { // before the request's own completion, so a next request on the connection is never closed
+      done.set(true);
+      grants.release(hold);
+    }, callback);
   }
 
   private Mount find(Request request) {

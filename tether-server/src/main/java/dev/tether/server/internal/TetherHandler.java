@@ -86,6 +86,7 @@ final class TetherHandler extends Handler.Abstract {
   private final ByteBudget egressBudget;
   private final Duration requestIdleTimeout;
   private final DiskBudget disk;
+  private final LocalAttachments localAttachments;
   private final WaitSlots slots;
   private final Grants grants;
   private final Answers answers = new Answers();
@@ -120,6 +121,7 @@ final class TetherHandler extends Handler.Abstract {
     this.egressBudget = new ByteBudget(bounds.egressBytes());
     this.requestIdleTimeout = bounds.requestIdleTimeout();
     this.disk = new DiskBudget(bounds.instanceDiskBytes(), new InstanceFilesUsage(attachments));
+    this.localAttachments = new LocalAttachments(attachments, disk, registry, () -> executor);
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
     this.store = store;
     this.registry = registry;
@@ -137,6 +139,16 @@ final class TetherHandler extends Handler.Abstract {
       executor = getServer().getThreadPool();
     }
     super.doStart();
+  }
+
+  /** The attachment routes for in-process callers ({@link LocalClient}): same store, budget and checks. */
+  LocalAttachments localAttachments() {
+    return localAttachments;
+  }
+
+  /** The waits and streams in progress by grant, for mounted handlers to file theirs ({@link MountRouter}). */
+  Grants grants() {
+    return grants;
   }
 
   /** Where refused frames are told; set once, before the server starts. */
