@@ -18,6 +18,26 @@ public final class FrameTypes {
   public static final String EVENT_ACK = "event.ack";
   public static final String ERROR = "error";
 
+  // The agent's tool use and the host's answers (coven's agent protocol); payloads in ToolPayload.
+  /** {@code event.tool_use}: the agent starts a tool ({@link ToolPayload.ToolUse}). */
+  public static final String EVENT_TOOL_USE = "event.tool_use";
+  /** {@code event.tool_result}: what a tool returned ({@link ToolPayload.ToolResult}). */
+  public static final String EVENT_TOOL_RESULT = "event.tool_result";
+  /** {@code event.tool_state}: a tool's lifecycle ({@code {id, state, detail?}}, state such as {@code running}). */
+  public static final String EVENT_TOOL_STATE = "event.tool_state";
+  /** {@code event.tool_approval_request}: the agent asks a human before it runs a tool. */
+  public static final String EVENT_TOOL_APPROVAL_REQUEST = "event.tool_approval_request";
+  /** {@code event.pack_tool_request}: the agent asks its host (a coven gateway) to run a pack tool. */
+  public static final String EVENT_PACK_TOOL_REQUEST = "event.pack_tool_request";
+  /** {@code event.session_init}: the agent's backend session started or was confirmed. */
+  public static final String EVENT_SESSION_INIT = "event.session_init";
+  /** {@code event.session_orphaned}: the agent's backend session was lost. */
+  public static final String EVENT_SESSION_ORPHANED = "event.session_orphaned";
+  /** {@code control.tool_approval}: a human's answer to an approval request (approve, deny, approve_all). */
+  public static final String CONTROL_TOOL_APPROVAL = "control.tool_approval";
+  /** {@code control.pack_tool_result}: the result of a pack tool the agent asked for. */
+  public static final String CONTROL_PACK_TOOL_RESULT = "control.pack_tool_result";
+
   private FrameTypes() {}
 
   /** True for frames that flow from host to guest ({@code user.*} and {@code control.*}). */

@@ -6,6 +6,7 @@ import dev.tether.client.TetherClient;
 import dev.tether.sessions.FileBlobStore;
 import dev.tether.sessions.SessionStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +45,15 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--demo", description = "Use the deterministic demo answer even when an API key is set.")
   boolean demo;
 
+  @Option(names = "--approval",
+      description = "Ask a human before drawing a chart: send event.tool_approval_request and draw only after a"
+          + " control.tool_approval that approves it (tether_approve in 'tether mcp', or the console).")
+  boolean approval;
+
+  @Option(names = "--approval-timeout", paramLabel = "SECONDS", defaultValue = "300",
+      description = "With --approval: how long to wait for the answer before answering without the chart. Default: ${DEFAULT-VALUE}.")
+  long approvalTimeoutSeconds = 300;
+
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Where the agent keeps its sessions (JSONL per channel and id) and their images (content-addressed blobs). Default: ~/.tether/agent.")
   Path dataDir;
@@ -80,7 +90,11 @@ final class AgentCommand implements Callable<Integer> {
         start = client.poll(instance, new PollRequest(null, null, 0, 1, 0, Set.of("-"), null))
             .get(30, TimeUnit.SECONDS).nextSeq();
       }
-      DemoAgent agent = new DemoAgent(client, instance, replier, sessions);
+      if (approvalTimeoutSeconds <= 0) {
+        throw new UsageException("--approval-timeout must be > 0 but was " + approvalTimeoutSeconds);
+      }
+      DemoAgent agent = new DemoAgent(client, instance, replier, sessions,
+          approval ? Duration.ofSeconds(approvalTimeoutSeconds) : null);
       CountDownLatch done = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         agent.close();

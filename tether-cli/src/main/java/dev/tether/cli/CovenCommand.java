@@ -94,6 +94,15 @@ final class CovenCommand implements Callable<Integer> {
   @Option(names = "--workspace", paramLabel = "TAG", description = "A workspace tag for the gateway (repeatable).")
   List<String> workspaces = List.of();
 
+  @Option(names = "--approval-timeout", paramLabel = "SECONDS", defaultValue = "300",
+      description = "How long an agent's tool approval request waits for the gateway's answer before it ends in"
+          + " TOOL_STATE_TIMEOUT and the agent is told deny. Default: ${DEFAULT-VALUE}.")
+  long approvalTimeoutSeconds = 300;
+
+  @Option(names = "--pack-tool-timeout", paramLabel = "SECONDS", defaultValue = "60",
+      description = "How long an agent's pack-tool request waits for the gateway's result. Default: ${DEFAULT-VALUE}.")
+  long packToolTimeoutSeconds = 60;
+
   /** {@code --metrics}: requests, terminal events and reconnects; /ready while registered with the gateway. */
   @CommandLine.Mixin
   MetricsOptions ops = new MetricsOptions();
@@ -104,6 +113,10 @@ final class CovenCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logs.install("coven");
+    if (approvalTimeoutSeconds <= 0 || packToolTimeoutSeconds <= 0) {
+      throw new UsageException("--approval-timeout and --pack-tool-timeout must be > 0 but were "
+          + approvalTimeoutSeconds + " and " + packToolTimeoutSeconds);
+    }
     HostAddress address = hostOptions.address();
     CovenCredentials credentials;
     String agentId;
@@ -127,6 +140,8 @@ final class CovenCommand implements Callable<Integer> {
           .workspaces(workspaces)
           .tether(client, instance)
           .attachments(client) // attachments that are not images become session attachments
+          .approvalTimeout(Duration.ofSeconds(approvalTimeoutSeconds))
+          .packToolTimeout(Duration.ofSeconds(packToolTimeoutSeconds))
           .listener(log);
       TetherMeters meters = ops.meters(Set.of(instance));
       CovenMeters covenMeters = meters == null ? null : meters.covenListener(log);

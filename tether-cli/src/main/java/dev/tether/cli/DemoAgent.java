@@ -23,10 +23,12 @@ import dev.tether.sessions.SessionStore;
 import dev.tether.sessions.SessionTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +53,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@value #MAX_TURNS} turns with their images read back. A message that announces lazy media and
  * asks about it gets the announced images fetched first ({@link MediaPrefetch}). A {@code control.cancel} whose {@code msg_id} names a request
  * stops it: the reply ends early and its {@code assistant.done} carries {@code "cancelled":true}.
+ * In approval mode ({@code serve --with-agent --agent-approval}) a message that asks for a chart
+ * first gets an {@code event.tool_approval_request}, and the chart is drawn only after a
+ * {@code control.tool_approval} that approves it ({@link ToolApproval}).
  * Thread-safe; {@link #close()} stops polling and waits briefly for answers in progress.
  */
 final class DemoAgent implements AutoCloseable {
@@ -72,10 +77,21 @@ final class DemoAgent implements AutoCloseable {
   private final MediaPrefetch media;
   private final Map<SessionKey, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
   private final Map<String, AtomicBoolean> cancels = new ConcurrentHashMap<>();
+  private final ApprovalGate approvals = new ApprovalGate();
+  private final Duration approvalTimeout; // null: draws without asking
   private volatile boolean running = true;
   private volatile CompletableFuture<FramePage> currentPoll;
 
   DemoAgent(TetherClient client, String instance, Replier replier, SessionStore sessions) {
+    this(client, instance, replier, sessions, null);
+  }
+
+  /**
+   * An agent that, when {@code approvalTimeout} is not null, asks a human before it draws a chart
+   * ({@link ToolApproval}) and waits that long for the answer.
+   */
+  DemoAgent(TetherClient client, String instance, Replier replier, SessionStore sessions, Duration approvalTimeout) {
+    this.approvalTimeout = approvalTimeout;
     this.client = client;
     this.instance = instance;
     this.replier = replier;
@@ -91,7 +107,8 @@ final class DemoAgent implements AutoCloseable {
       FramePage page;
       try {
         CompletableFuture<FramePage> poll = client.poll(instance, new PollRequest(null, null, cursor, PollRequest.MAX_LIMIT,
-            ready ? POLL_WAIT_MS : 0, Set.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL), null));
+            ready ? POLL_WAIT_MS : 0, Set.of(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL,
+                FrameTypes.CONTROL_TOOL_APPROVAL), null));
         currentPoll = poll;
         if (!running) {
           poll.cancel(false);
@@ -129,6 +146,10 @@ final class DemoAgent implements AutoCloseable {
         cancels.computeIfAbsent(msgId, k -> new AtomicBoolean()).set(true);
         ASKS.info("tether agent: cancel " + msgId);
       }
+      return;
+    }
+    if (FrameTypes.CONTROL_TOOL_APPROVAL.equals(frame.type())) {
+      ToolApproval.deliver(approvals, frame, ASKS);
       return;
     }
     String id = msgId == null ? "seq-" + frame.seq() : msgId;
@@ -179,8 +200,16 @@ final class DemoAgent implements AutoCloseable {
       List<Turn> snapshot = log.assembleContext("", MAX_TURNS, MAX_CONTEXT_CHARS).turns();
       log.ingest(request);
       Replier.Reply reply;
+      ToolApproval approval = approvalTimeout != null && ChartPainter.wantsChart(message.text())
+          ? new ToolApproval(approvals, session, msgId, this::post, ASKS) : null;
       try {
-        reply = replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
+        Optional<String> refusal = approval == null ? Optional.empty()
+            : approval.ask(message.text(), approvalTimeout, cancelled::get);
+        reply = refusal.isPresent() ? new Replier.Reply(refusal.get(), List.of())
+            : replier.reply(snapshot, message, text -> postUnchecked(Frames.assistantDelta(session, msgId, text)), cancelled::get);
+        if (approval != null && refusal.isEmpty()) {
+          approval.ran(reply.images().size());
+        }
       } catch (IOException | IllegalArgumentException e) {
         // IllegalArgumentException: a request the adapters refuse to build (say, a turn of empty
         // text stored by an older agent); the host still gets an answer instead of silence.

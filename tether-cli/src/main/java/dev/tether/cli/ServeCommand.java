@@ -76,6 +76,11 @@ final class ServeCommand implements Callable<Integer> {
           + " (what 'tether agent' does; its sessions go to ~/.tether/agent).")
   boolean withAgent;
 
+  @Option(names = "--agent-approval",
+      description = "With --with-agent: the demo agent asks approval (event.tool_approval_request) before it draws a chart"
+          + " and waits up to 5 min for control.tool_approval (tether_approve in 'tether mcp', or the console).")
+  boolean agentApproval;
+
   @Option(names = "--instance", paramLabel = "NAME",
       description = "An instance this server serves (repeatable). Default: 'default'. More can be added with PUT /v1/instances/{id}.")
   List<String> instances;
@@ -191,6 +196,9 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logs.install("serve");
+    if (agentApproval && !withAgent) {
+      throw new UsageException("--agent-approval needs --with-agent (it is a mode of the demo agent)");
+    }
     if (nats != null && dataDir != null) {
       System.err.println("tether serve: use either --nats or --data-dir, not both");
       return 2;
@@ -386,6 +394,7 @@ final class ServeCommand implements Callable<Integer> {
     // finished starting is answered too.
     agent.afterSeq = startSeq;
     agent.images = images;
+    agent.approval = agentApproval;
     Thread thread = new Thread(() -> {
       try (TetherClient client = server.localClient("blob".equals(images))) {
         int status = agent.serve(client, server.boundAddress() + " (in process)");

@@ -1,5 +1,7 @@
 package dev.tether.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import dev.tether.server.testing.Fixtures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -361,5 +363,27 @@ class ConsoleBrowserTest {
     WebElement dropped = sent.findElement(By.cssSelector("figure img"));
     waiting().until(d -> (Long) js("return arguments[0].naturalWidth", dropped) == 30L);
     assertTrue((Boolean) js("return arguments[0].src.startsWith('data:image/png;base64,')", dropped));
+  }
+
+  @Test
+  void approvalRequest_showsItsButtons_andApprovePostsTheAnswerInItsSession() throws Exception {
+    post("gaps", "{\"v\":1,\"type\":\"event.tool_approval_request\",\"session\":{\"channel\":\"host\",\"id\":\"ok\"},"
+        + "\"msg_id\":\"m-ok\",\"payload\":{\"id\":\"c1\",\"name\":\"draw_chart\",\"input\":{\"request\":\"<b>chart</b>\"}}}");
+    openConsole();
+    openSession("gaps", "host:ok");
+    waiting().until(d -> d.findElements(By.cssSelector(".turn.approval .approval-approve")).size() == 1);
+    assertTrue(driver.findElement(By.cssSelector(".turn.approval .turn-text")).getText()
+        .contains("draw_chart {\"request\":\"<b>chart</b>\"}"), "input shown as text");
+    driver.findElement(By.cssSelector(".turn.approval .approval-approve")).click();
+    waiting().until(d -> d.findElement(By.cssSelector(".turn.approval .role")).getText().equals("approval: approve"));
+    assertTrue(driver.findElements(By.cssSelector(".approval-buttons")).isEmpty(), "answered once");
+    HttpResponse<String> answers = HTTP.send(HttpRequest.newBuilder(URI.create(base
+        + "v1/instances/gaps/tether/poll?after_seq=0&channel=host&session_id=ok&types=control.tool_approval"))
+        .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode frames = Json.MAPPER.readTree(answers.body()).path("frames");
+    assertEquals(1, frames.size(), answers.body());
+    assertEquals("m-ok", frames.get(0).path("msg_id").asText());
+    assertEquals("c1", frames.get(0).path("payload").path("id").asText());
+    assertEquals("approve", frames.get(0).path("payload").path("decision").asText());
   }
 }

@@ -41,8 +41,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Once {@link #start() started} the agent registers (the same {@code agent_id} on every
  * stream), turns each {@code SendMessage} into a validated {@code user.message} on session
  * {@code coven}/{@code thread_id}, streams the agent's answer back as {@code text},
- * {@code file} ({@code assistant.done} images), {@code usage} and {@code tool_state} events and
- * exactly one {@code done}, {@code error} or {@code cancelled}; it answers {@code CancelRequest}
+ * {@code file} ({@code assistant.done} images), {@code usage} and {@code tool_state} events, the
+ * agent's tool frames ({@code ToolPayload}) as {@code tool_use}, {@code tool_result},
+ * {@code tool_approval_request}, {@code session_init}, {@code session_orphaned} and
+ * {@code ExecutePackTool}, and exactly one {@code done}, {@code error} or {@code cancelled}; it
+ * passes {@code ToolApprovalResponse} and {@code PackToolResult} back to the agent that asked
+ * (refusing answers nobody asked for, timing out ones that never come); it answers {@code CancelRequest}
  * with a tether {@code control.cancel}, acknowledges {@code InjectContext} and puts the context
  * before the next turn's text, sends heartbeats, and reconnects with capped exponential backoff
  * after a dropped stream. It stops on {@code Shutdown}, {@code RegistrationError}, an
@@ -65,6 +69,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class CovenAgent implements AutoCloseable {
   /** What the agent declares in {@code protocol_features}. */
   public static final List<String> PROTOCOL_FEATURES = List.of("token_usage", "tool_states", "injection", "cancellation");
+  /** How long an approval request waits for the gateway's answer unless {@link Builder#approvalTimeout} says otherwise. */
+  public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofMinutes(5);
+  /** How long a pack-tool request waits for its result unless {@link Builder#packToolTimeout} says otherwise. */
+  public static final Duration DEFAULT_PACK_TOOL_TIMEOUT = Duration.ofSeconds(60);
 
   /** The largest gateway message accepted: four 10 MiB images with room for text and framing. */
   static final int MAX_INBOUND_MESSAGE_BYTES = 64 << 20;
@@ -102,7 +110,8 @@ public final class CovenAgent implements AutoCloseable {
         .addAllProtocolFeatures(PROTOCOL_FEATURES)
         .build();
     Bridge bridge = new Bridge(b.client, b.instance, b.executor, timer, FrameValidator.withLimits(b.limits),
-        b.turnTimeout, b.pollWait.toMillis(), Duration.ofSeconds(5), b.heartbeat, b.listener, b.attachments);
+        b.turnTimeout, b.pollWait.toMillis(), Duration.ofSeconds(5), b.heartbeat, b.listener, b.attachments,
+        b.approvalTimeout, b.packToolTimeout);
     this.supervisor = new Supervisor(bridge, channel, b.target, registration,
         new Backoff(b.backoffInitial, b.backoffMax, 0.2, () -> ThreadLocalRandom.current().nextDouble()),
         Duration.ofSeconds(30), b.shutdownGrace);
@@ -207,6 +216,8 @@ public final class CovenAgent implements AutoCloseable {
     private Duration turnTimeout = Duration.ofMinutes(10);
     private Duration pollWait = Duration.ofSeconds(25);
     private Duration shutdownGrace = Duration.ofSeconds(30);
+    private Duration approvalTimeout = DEFAULT_APPROVAL_TIMEOUT;
+    private Duration packToolTimeout = DEFAULT_PACK_TOOL_TIMEOUT;
     private Limits limits = Limits.defaults();
     private CovenListener listener = new CovenListener() {};
 
@@ -343,6 +354,28 @@ public final class CovenAgent implements AutoCloseable {
     /** How long one request may take before it ends in an error (default 10 min). */
     public Builder turnTimeout(Duration timeout) {
       this.turnTimeout = positive(timeout, "turnTimeout");
+      return this;
+    }
+
+    /**
+     * How long an agent's {@code event.tool_approval_request} waits for the gateway's
+     * {@code ToolApprovalResponse} (default {@link #DEFAULT_APPROVAL_TIMEOUT}, 5 min). Past it the
+     * gateway gets {@code TOOL_STATE_TIMEOUT} for the tool and the agent a {@code deny} whose
+     * reason starts with {@code TIMEOUT:}; a later answer is refused.
+     */
+    public Builder approvalTimeout(Duration timeout) {
+      this.approvalTimeout = positive(timeout, "approvalTimeout");
+      return this;
+    }
+
+    /**
+     * How long an agent's {@code event.pack_tool_request} waits for the gateway's
+     * {@code PackToolResult} (default {@link #DEFAULT_PACK_TOOL_TIMEOUT}, 60 s). Past it the
+     * gateway gets {@code TOOL_STATE_TIMEOUT} and the agent an error result starting
+     * {@code TIMEOUT:}; a later result is refused.
+     */
+    public Builder packToolTimeout(Duration timeout) {
+      this.packToolTimeout = positive(timeout, "packToolTimeout");
       return this;
     }
 

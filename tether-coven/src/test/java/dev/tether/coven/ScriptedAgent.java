@@ -10,6 +10,7 @@ import dev.tether.api.MediaType;
 import dev.tether.api.Payload;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
+import dev.tether.api.ToolPayload;
 import dev.tether.api.testing.ImageBytes;
 import dev.tether.images.Images;
 import dev.tether.store.FrameQuery;
@@ -22,7 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +41,13 @@ import java.util.concurrent.TimeUnit;
  *       {@code "cancelled": true};
  *   <li>"tool": {@code event.tool_state} running then completed;
  *   <li>"fail": an {@code error} frame;
+ *   <li>"ask approval": {@code event.tool_use} and {@code event.tool_approval_request} for tool
+ *       {@code a1}, waits for its {@code control.tool_approval}, then (approved) a
+ *       {@code event.tool_result}; the answer names the decision and reason;
+ *   <li>"ask twice": approval requests {@code a1} then {@code a2}, each waited for;
+ *   <li>"use pack": {@code event.session_init}, then {@code event.pack_tool_request} {@code p1}
+ *       for {@code weather}, waits for its {@code control.pack_tool_result} and names it;
+ *   <li>"orphan": {@code event.session_orphaned};
  *   <li>anything else: "You said: " and the text.
  * </ul>
  */
@@ -48,6 +58,10 @@ final class ScriptedAgent implements AutoCloseable {
   private final MemoryTetherStore store;
   private final String instance;
   private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+  /** The host's tool answers (control.tool_approval, control.pack_tool_result) by id, as they arrive. */
+  final Map<String, CompletableFuture<ToolPayload>> toolAnswers = new ConcurrentHashMap<>();
+  /** Every host tool answer frame, in order. */
+  final List<Frame> toolAnswerFrames = new CopyOnWriteArrayList<>();
   private final ExecutorService answers = Executors.newCachedThreadPool();
   private final Thread reader;
   private volatile boolean running = true;
@@ -66,13 +80,19 @@ final class ScriptedAgent implements AutoCloseable {
       QueryResult page;
       try {
         page = store.awaitFrames(instance, FrameQuery.builder().channel("coven").afterSeq(cursor)
-            .types(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL).limit(200).build(), Duration.ofMillis(200));
+            .types(FrameTypes.USER_MESSAGE, FrameTypes.CONTROL_CANCEL, FrameTypes.CONTROL_TOOL_APPROVAL,
+                FrameTypes.CONTROL_PACK_TOOL_RESULT).limit(200).build(), Duration.ofMillis(200));
       } catch (InterruptedException | RuntimeException e) {
         return;
       }
       for (Frame f : page.frames()) {
         if (FrameTypes.CONTROL_CANCEL.equals(f.type())) {
           cancelled.add(f.msgId().orElse(""));
+        } else if (ToolPayload.isToolType(f.type())) {
+          toolAnswerFrames.add(f);
+          ToolPayload p = ToolPayload.read(f);
+          String id = p instanceof ToolPayload.ApprovalAnswer a ? a.id() : ((ToolPayload.PackToolResult) p).id();
+          answerFor(id).complete(p);
         } else {
           answers.execute(() -> answer(f));
         }
@@ -107,6 +127,28 @@ final class ScriptedAgent implements AutoCloseable {
       }
       boolean wasCancelled = cancelled.contains(msgId);
       reply(session, msgId, sofar.toString(), List.of(), wasCancelled ? Map.of("cancelled", RawJson.of("true")) : Map.of());
+    } else if (text.contains("ask approval") || text.contains("ask twice")) {
+      StringBuilder said = new StringBuilder();
+      for (String id : text.contains("ask twice") ? List.of("a1", "a2") : List.of("a1")) {
+        RawJson input = RawJson.of("{\"values\":[1,2,3]}");
+        post(ToolPayload.frame(session, msgId, new ToolPayload.ToolUse(id, "draw", input)));
+        post(ToolPayload.frame(session, msgId, new ToolPayload.ApprovalRequest(id, "draw", input)));
+        ToolPayload.ApprovalAnswer a = (ToolPayload.ApprovalAnswer) await(id);
+        if (a.decision().approved()) {
+          post(ToolPayload.frame(session, msgId, new ToolPayload.ToolResult(id, "drew 3 bars", false)));
+        }
+        said.append(id).append('=').append(a.decision().wireName()).append(a.reason().map(r -> " (" + r + ")").orElse("")).append(';');
+      }
+      reply(session, msgId, said.toString(), List.of(), Map.of());
+    } else if (text.contains("use pack")) {
+      post(ToolPayload.frame(session, msgId, new ToolPayload.SessionInit("backend-7")));
+      post(ToolPayload.frame(session, msgId, new ToolPayload.PackToolRequest("p1", "weather", RawJson.of("{\"city\":\"Oslo\"}"))));
+      ToolPayload.PackToolResult r = (ToolPayload.PackToolResult) await("p1");
+      reply(session, msgId, r.output().map(o -> "pack: " + o).orElseGet(() -> "pack failed: " + r.error().orElseThrow()),
+          List.of(), Map.of());
+    } else if (text.contains("orphan")) {
+      post(ToolPayload.frame(session, msgId, new ToolPayload.SessionOrphaned("the backend restarted")));
+      reply(session, msgId, "orphaned", List.of(), Map.of());
     } else if (text.contains("tool")) {
       post(other(session, msgId, "event.tool_state", "{\"id\":\"t1\",\"state\":\"running\"}"));
       post(other(session, msgId, "event.tool_state", "{\"id\":\"t1\",\"state\":\"completed\",\"detail\":\"ok\"}"));
@@ -118,6 +160,20 @@ final class ScriptedAgent implements AutoCloseable {
       reply(session, msgId, "You said: " + text, List.of(), Map.of());
     }
     post(Frames.presence(session, msgId, Payload.Presence.IDLE));
+  }
+
+  CompletableFuture<ToolPayload> answerFor(String id) {
+    return toolAnswers.computeIfAbsent(id, k -> new CompletableFuture<>());
+  }
+
+  private ToolPayload await(String id) {
+    try {
+      return answerFor(id).get(20, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("no answer for " + id, e);
+    } finally {
+      toolAnswers.remove(id); // the next request may reuse the id
+    }
   }
 
   static byte[] chartPng() {

@@ -12,6 +12,7 @@ import dev.tether.api.RawJson;
 import dev.tether.api.TetherException;
 import dev.tether.api.internal.ApiInternals;
 import dev.tether.images.internal.FrameScan;
+import dev.tether.images.internal.ToolFrameCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -30,8 +31,10 @@ import java.util.Objects;
  *
  * <p>When several things are wrong, the first problem in this order is reported: malformed
  * structure, images not allowed, too many images, then each image in order (shape, media type,
- * {@code data:} prefix, base64, size, signature), then the frame's total. Every failure is a
- * {@link TetherException}; nothing else escapes except {@link IOException} from a stream.
+ * {@code data:} prefix, base64, size, signature), then the frame's total. The tool frame types
+ * ({@code ToolPayload}) are checked against their field rules right after the structure. Every
+ * failure is a {@link TetherException}; nothing else escapes except {@link IOException} from a
+ * stream.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -83,6 +86,7 @@ public final class FrameValidator {
     FrameScan scan = SCANS.get();
     try {
       scan.scanFrame(wire, offset, length);
+      ToolFrameCheck.check(scan.type(), wire, scan.payloadStart(), scan.payloadEnd());
     } finally {
       scan.release(); // the per-thread scanner must not pin up to 28 MiB of frame
     }
@@ -116,6 +120,8 @@ public final class FrameValidator {
     FrameScan scan = SCANS.get();
     try {
       scan.scanPayload(type, ApiInternals.array(payload), ApiInternals.offset(payload), payload.size());
+      ToolFrameCheck.check(type, ApiInternals.array(payload), ApiInternals.offset(payload),
+          ApiInternals.offset(payload) + payload.size());
     } finally {
       scan.release();
     }

@@ -67,6 +67,9 @@ public final class TetherMcpServer {
     specs.add(ToolSpecs.spec(ToolSpecs.definition(ReadTool.NAME), read::call));
     SendStreamTool stream = new SendStreamTool(b.client, send);
     specs.add(ToolSpecs.spec(ToolSpecs.definition(SendStreamTool.NAME), (ToolSpecs.ExchangeBody) stream::call));
+    ApprovalTools approvals = new ApprovalTools(b.client);
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(ApprovalTools.LIST), approvals::list));
+    specs.add(ToolSpecs.spec(ToolSpecs.definition(ApprovalTools.APPROVE), approvals::approve));
     if (b.mediaRegistry != null) {
       MediaRegistry registry = b.mediaRegistry;
       MediaFetcher fetcher = b.mediaFetcher;

@@ -26,7 +26,7 @@ class MediaToolsStdioTest {
   @Test
   void listTools_offersTheMediaAndAttachmentTools() {
     List<String> names = server.client().listTools().block(ChildServer.TIMEOUT).tools().stream().map(Tool::name).toList();
-    assertEquals(List.of("tether_send", "tether_read", "tether_send_stream", "list_media", "fetch_media", "list_attachments",
+    assertEquals(List.of("tether_send", "tether_read", "tether_send_stream", "tether_approvals", "tether_approve", "list_media", "fetch_media", "list_attachments",
         "read_attachment", "view_attachment"), names);
   }
 

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One {@code AgentStream} call: registers, waits for {@code Welcome}, serves {@code SendMessage}s
- * one at a time in arrival order, acknowledges injections, answers cancels, sends heartbeats on
+ * one at a time in arrival order, acknowledges injections, answers cancels, routes tool approvals
+ * and pack-tool results to the request that asked ({@link ToolBroker}), sends heartbeats on
  * schedule, and reports how it ended through {@link #ended()}.
  *
  * <p>Design: gRPC delivers server messages one at a time; everything else runs on the bridge's
@@ -51,6 +52,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
   private final RegisterAgent registration;
   private final Queue<String> injections;
   private final UserMessageTranslator translator;
+  private final ToolBroker tools;
   private final Duration registrationTimeout;
   private final Duration shutdownGrace;
   private final CompletableFuture<StreamEnd> ended = new CompletableFuture<>();
@@ -71,6 +73,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
     this.registration = registration;
     this.injections = injections;
     this.translator = new UserMessageTranslator(bridge.validator());
+    this.tools = new ToolBroker(bridge, this::write);
     this.registrationTimeout = registrationTimeout;
     this.shutdownGrace = shutdownGrace;
   }
@@ -120,7 +123,9 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
       case CANCEL_REQUEST -> cancel(message.getCancelRequest());
       case INJECT_CONTEXT -> inject(message.getInjectContext());
       case SHUTDOWN -> shutdown(message.getShutdown().getReason());
-      default -> { } // tool approvals and pack tool results: this agent asks for neither
+      case TOOL_APPROVAL -> tools.onApproval(message.getToolApproval());
+      case PACK_TOOL_RESULT -> tools.onPackToolResult(message.getPackToolResult());
+      default -> { } // a payload this proto does not know
     }
   }
 
@@ -201,7 +206,7 @@ final class AgentStream implements ClientResponseObserver<AgentMessage, ServerMe
       }
       next = queue.pollFirst();
       String msgId = MsgIds.host();
-      turn = new Turn(bridge, next.getRequestId(), msgId, UserMessageTranslator.session(next.getThreadId()), this::respond);
+      turn = new Turn(bridge, next.getRequestId(), msgId, UserMessageTranslator.session(next.getThreadId()), this::respond, tools);
       current = turn;
     } finally {
       lock.unlock();

@@ -25,6 +25,10 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param listener progress reports (one line each in the CLI)
  * @param attachments where attachments that are not images are stored as session attachments;
  *     null: they are only named in the text
+ * @param approvalTimeout how long an agent's approval request waits for the gateway's answer
+ *     before it ends in {@code TOOL_STATE_TIMEOUT} and the agent is told {@code deny}
+ * @param packToolTimeout how long a pack-tool request waits for the gateway's result before it
+ *     ends in {@code TOOL_STATE_TIMEOUT} and the agent gets an error result
  */
 public record Bridge(
     TetherClient client,
@@ -37,7 +41,9 @@ public record Bridge(
     Duration cancelDrain,
     Duration heartbeat,
     CovenListener listener,
-    AttachmentClient attachments) {
+    AttachmentClient attachments,
+    Duration approvalTimeout,
+    Duration packToolTimeout) {
   public Bridge {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(instance, "instance");
@@ -48,5 +54,7 @@ public record Bridge(
     Objects.requireNonNull(cancelDrain, "cancelDrain");
     Objects.requireNonNull(heartbeat, "heartbeat");
     Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+    Objects.requireNonNull(packToolTimeout, "packToolTimeout");
   }
 }

@@ -43,19 +43,40 @@ final class Turn {
   private final SessionKey session;
   private final ReplyTranslator translator;
   private final Consumer<MessageResponse> out;
+  private final ToolBroker tools;
+  private volatile boolean approveAll;
   private final CompletableFuture<Void> finished = new CompletableFuture<>();
   private final ReentrantLock lock = new ReentrantLock();
   private boolean terminalSent; // guarded by lock
   private volatile CompletableFuture<?> pending;
   private volatile Future<?> deadline;
 
-  Turn(Bridge bridge, String requestId, String msgId, SessionKey session, Consumer<MessageResponse> out) {
+  Turn(Bridge bridge, String requestId, String msgId, SessionKey session, Consumer<MessageResponse> out, ToolBroker tools) {
     this.bridge = bridge;
     this.requestId = requestId;
     this.msgId = msgId;
     this.session = session;
     this.translator = new ReplyTranslator(requestId, bridge.validator());
     this.out = out;
+    this.tools = tools;
+  }
+
+  SessionKey session() {
+    return session;
+  }
+
+  /** Whether the gateway answered one of this request's approvals with {@code approve_all}. */
+  boolean approvesAll() {
+    return approveAll;
+  }
+
+  void approveAll() {
+    approveAll = true;
+  }
+
+  /** Emits one non-terminal event (a tool state) unless the request already ended. */
+  void event(MessageResponse event) {
+    emit(List.of(event));
   }
 
   String requestId() {
@@ -110,6 +131,10 @@ final class Turn {
       }
       for (Frame f : result.frames()) {
         if (f.isHostToGuest()) {
+          continue;
+        }
+        if (ToolBroker.handles(f)) {
+          emit(tools.onAgentFrame(this, f));
           continue;
         }
         emit(translator.onFrame(f));
@@ -193,6 +218,7 @@ final class Turn {
     if (p != null && !p.isDone()) {
       p.cancel(false); // ends a long-poll in flight
     }
+    tools.forget(this); // answers that come later are refused
     finished.complete(null);
   }
 

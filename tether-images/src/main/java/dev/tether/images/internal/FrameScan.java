@@ -36,6 +36,8 @@ public final class FrameScan extends JsonScanner {
   private boolean sawImages;
   private boolean imagesNotArray;
   private int imageCount;
+  private int payloadStart = -1; // the payload object's bytes in the frame, or -1 for none
+  private int payloadEnd = -1;
 
   // Per-image facts, index < MAX_TRACKED.
   private final String[] mediaTypes = new String[MAX_TRACKED];
@@ -128,6 +130,18 @@ public final class FrameScan extends JsonScanner {
     sawImages = false;
     imagesNotArray = false;
     imageCount = 0;
+    payloadStart = -1;
+    payloadEnd = -1;
+  }
+
+  /** Where the payload object starts in the scanned bytes, or -1 when the frame had none. */
+  public int payloadStart() {
+    return payloadStart;
+  }
+
+  /** Where the payload object ends (exclusive), or -1 when the frame had none. */
+  public int payloadEnd() {
+    return payloadEnd;
   }
 
   /** Scans a whole frame. Structural problems throw {@link ErrorCode#MALFORMED_FRAME}. */
@@ -160,7 +174,9 @@ public final class FrameScan extends JsonScanner {
             if (peek() == 'n') {
               skipValue(1);
             } else {
+              payloadStart = pos;
               payloadObject();
+              payloadEnd = pos;
             }
           }
           case "v" -> {

@@ -283,11 +283,71 @@ function render(frame) {
       turn.querySelector('.turn-text').textContent = code + ': ' + message;
       return;
     }
+    case 'event.tool_approval_request':
+      showApprovalRequest(frame, payload, msgId);
+      return;
+    case 'control.tool_approval':
+      settleApproval(payload.id, typeof payload.decision === 'string' ? payload.decision : 'answered');
+      return;
     default: {
       const turn = newTurn('other', String(frame.type), frame);
       turn.querySelector('.turn-text').textContent = text;
+      if (frame.type === 'event.tool_state' && ['running', 'denied', 'timeout', 'cancelled', 'completed', 'failed']
+        .includes(payload.state)) settleApproval(payload.id, String(payload.state));
     }
   }
+}
+
+// ---- tool approvals -----------------------------------------------------------------------
+
+// An agent's event.tool_approval_request is shown with Approve, Deny and Approve all; a click
+// POSTs a control.tool_approval for the request's id in its session and msg_id, as any host
+// client would. The request stays answerable until an answer or a later tool state is seen.
+const DECISIONS = [['approve', 'Approve'], ['deny', 'Deny'], ['approve_all', 'Approve all']];
+
+function showApprovalRequest(frame, payload, msgId) {
+  const id = typeof payload.id === 'string' ? payload.id : '';
+  const name = typeof payload.name === 'string' ? payload.name : 'a tool';
+  const turn = newTurn('approval', 'approval requested', frame);
+  const input = payload.input === undefined ? '' : ' ' + JSON.stringify(payload.input);
+  turn.querySelector('.turn-text').textContent = 'The agent asks to run ' + name + input;
+  if (id === '' || !state.open) return;
+  const open = state.open;
+  const buttons = el('div', 'approval-buttons');
+  for (const [decision, label] of DECISIONS) {
+    const b = el('button', 'approval-' + decision, label);
+    b.type = 'button';
+    b.addEventListener('click', () => answerApproval(open, id, msgId, decision, turn));
+    buttons.append(b);
+  }
+  turn.append(buttons);
+  state.turns.set('approval:' + id, turn);
+}
+
+async function answerApproval(open, id, msgId, decision, turn) {
+  for (const b of turn.querySelectorAll('.approval-buttons button')) b.disabled = true;
+  const frame = { v: 1, type: 'control.tool_approval', session: { channel: open.channel, id: open.id }, msg_id: msgId,
+    payload: { id, decision } };
+  try {
+    await api(instancePath(open.instance) + '/tether', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(frame),
+    });
+    settleApproval(id, decision);
+  } catch (e) {
+    for (const b of turn.querySelectorAll('.approval-buttons button')) b.disabled = false;
+    showError(e);
+  }
+}
+
+/** Marks the approval request {@code id} as answered ({@code outcome}); its buttons go. */
+function settleApproval(id, outcome) {
+  const turn = typeof id === 'string' ? state.turns.get('approval:' + id) : undefined;
+  if (!turn) return;
+  turn.querySelector('.approval-buttons')?.remove();
+  turn.classList.add('settled');
+  turn.querySelector('.role').textContent = 'approval: ' + outcome;
 }
 
 /** The assistant turn answering {@code msgId}, created (streaming) when it is the first frame. */
