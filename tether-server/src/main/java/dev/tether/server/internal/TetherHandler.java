@@ -87,6 +87,8 @@ final class TetherHandler extends Handler.Abstract {
   private final ByteBudget egressBudget;
   private final Duration requestIdleTimeout;
   private final DiskBudget disk;
+  private final IngressRateLimits rates;
+  private final Bounds bounds;
   private final WaitSlots slots;
   private final Grants grants;
   private final Answers answers = new Answers();
@@ -123,6 +125,8 @@ final class TetherHandler extends Handler.Abstract {
     this.requestIdleTimeout = bounds.requestIdleTimeout();
     this.disk = new DiskBudget(bounds.instanceDiskBytes(), new InstanceFilesUsage(attachments));
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
+    this.rates = IngressRateLimits.of(bounds.instanceRate(), bounds.tokenRate());
+    this.bounds = bounds;
     this.store = store;
     this.registry = registry;
     this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens, grants);
@@ -295,7 +299,37 @@ final class TetherHandler extends Handler.Abstract {
     if (row == null) {
       return at.exact() ? notAllowed(response, callback, at.allow()) : noSuchEndpoint(response, callback, path);
     }
+    if (row.ingress() && rateLimited(row, entry, caller == RouteTable.Caller.CONSOLE ? "console" : grantId, request, response,
+        callback)) {
+      return true;
+    }
     row.action().run(this, new RouteTable.Call(row, at, request, response, callback, grantId, caller, entry));
+    return true;
+  }
+
+  /**
+   * Counts an ingress request against its instance's and its token's rate; past either, answers
+   * 429 {@code RATE_LIMITED} with {@code Retry-After} before reading the body (then discarded).
+   *
+   * @param tokenKey the id of the instance token, {@code console}, or null for the host
+   */
+  private boolean rateLimited(RouteTable.Route row, InstanceRegistry.Entry entry, String tokenKey, Request request,
+      Response response, Callback callback) {
+    long wait = rates.admit(entry.id(), tokenKey);
+    if (wait == 0) {
+      return false;
+    }
+    long seconds = IngressRateLimits.retryAfterSeconds(wait);
+    String why = "requests into instance '" + entry.id() + "' come faster than this host admits (per instance "
+        + bounds.instanceRate().describe() + ", per token " + bounds.tokenRate().describe() + "); retry after " + seconds + " s";
+    if (row.template().endsWith("/tether")) {
+      refused(entry.id(), ErrorCode.RATE_LIMITED, why);
+    } else {
+      IngressLog.refused(entry.id(), ErrorCode.RATE_LIMITED, why);
+    }
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(seconds));
+    write(response, ErrorCode.RATE_LIMITED.httpStatus(), ErrorBody.of(ErrorCode.RATE_LIMITED, why),
+        Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
     return true;
   }
 
