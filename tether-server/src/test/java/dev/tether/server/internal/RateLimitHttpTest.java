@@ -169,7 +169,7 @@ class RateLimitHttpTest {
   void bothLimitsOff_admitAFlood() throws Exception {
     start(RateLimit.OFF, RateLimit.OFF);
     String token = mint("vm1");
-    for (int i = 0; i < 40; i++) { // past both: a token's burst of 1 and the instance's
+    for (int i = 0; i < 40; i++) {
       assertEquals(202, send("vm1", i % 2 == 0 ? token : HOST_TOKEN, "m" + i).statusCode());
     }
   }
