@@ -11,7 +11,9 @@ import java.util.function.LongSupplier;
  * console's, against that token (keyed by the token's id, never its value); the host token and the
  * owner's Unix socket are held only to the instance's rate. It is admitted when both admit it; a
  * token taken from the token's bucket is given back when the instance's refuses, so a refused
- * request costs nothing. With both limits off, {@link #admit} is one field read. The buckets are
+ * request costs nothing. The two buckets are not taken as one atomic step: a request racing
+ * another's refund may be refused where an order one at a time would admit it, never the reverse,
+ * so the limits hold. With both limits off, {@link #admit} is two field reads. The buckets are
  * this server's own: with {@code serve --nats}, N hosts admit up to N times the rate. Thread-safe.
  */
 final class IngressRateLimits {

@@ -53,7 +53,10 @@ import org.eclipse.jetty.util.Callback;
  * stream). The path and query are decoded once, up front: a malformed encoding is 400
  * {@code INVALID_ARGUMENT}, never a server failure. Which route a path is, who may take it, its
  * methods (405 with {@code Allow}) and its handler are one row of {@link ApiRoutes#TABLE}; the
- * waiting routes live in {@link WaitRoutes}, the file routes in {@link FileRoutes}.
+ * waiting routes live in {@link WaitRoutes}, the file routes in {@link FileRoutes}. An ingress row
+ * (what puts frames, blobs or attachments into an instance) is first held to the rate limits of
+ * {@link IngressRateLimits}: past them 429 {@code RATE_LIMITED} with {@code Retry-After}, before
+ * the body is read.
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns
