@@ -115,6 +115,11 @@ public enum ErrorCode {
   INSUFFICIENT_STORAGE(Kind.HOST, 507, true),
   /** The store already holds its maximum number of instances; remove one first. */
   TOO_MANY_INSTANCES(Kind.HOST, 503, true),
+  /**
+   * The caller sends into an instance faster than the host admits (its per-instance or per-token
+   * rate limit); the HTTP answer's {@code Retry-After} says in how many seconds to try again.
+   */
+  RATE_LIMITED(Kind.HOST, 429, true),
   /** The host, a download or a resource is unavailable for now; trying again later may work. */
   UNAVAILABLE(Kind.HOST, 503, true),
   /**

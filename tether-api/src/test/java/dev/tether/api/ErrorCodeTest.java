@@ -29,6 +29,8 @@ class ErrorCodeTest {
         ErrorCode.STORE_FULL, 507, ErrorCode.TOO_MANY_INSTANCES, 503, ErrorCode.INTERNAL, 500,
         ErrorCode.INSUFFICIENT_STORAGE, 507);
     contract.forEach((code, status) -> assertEquals(status, code.httpStatus(), code.toString()));
+    assertEquals(429, ErrorCode.RATE_LIMITED.httpStatus());
+    assertTrue(ErrorCode.RATE_LIMITED.retryable(), "a rate-limited request succeeds unchanged later");
   }
 
   @Test

@@ -14,9 +14,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Chat to tether: sends a chat message's {@code user.message} frame to the host until the host
- * takes it. An unreachable host is retried with capped backoff (the bridge confirms the chat
- * platform's delivery only afterwards, so nothing is lost); a refusal ({@link TetherException}: too
- * large, bad image) is final and returned, for a notice to the chat. Thread-safe.
+ * takes it. An unreachable host, or one that refuses for now (a retryable code, such as a rate
+ * limit the client gave up waiting out: {@code RateLimitedException} is an IOException), is retried
+ * with capped backoff (the bridge confirms the chat platform's delivery only afterwards, so nothing
+ * is lost, and the bridge slows down to the host's pace); a refusal of the message itself
+ * ({@link TetherException} with a code that is not retryable: too large, bad image) is final and
+ * returned, for a notice to the chat. Thread-safe.
  */
 public final class HostForwarder {
   /** How long one send to the host may take before it is retried. */
@@ -67,11 +70,11 @@ public final class HostForwarder {
         if (cause instanceof CompletionException && cause.getCause() != null) {
           cause = cause.getCause();
         }
-        if (cause instanceof TetherException refused) {
+        if (cause instanceof TetherException refused && !refused.code().retryable()) {
           log.warn("the host refused the message from " + from + ": " + refused.code() + " " + refused.getMessage());
           return Optional.of(refused);
         }
-        log.warn("cannot reach the host to forward the message from " + from + " (" + log.describe(cause)
+        log.warn("the host did not take the message from " + from + " (" + log.describe(cause)
             + "); retrying in " + backoff + " ms");
         retrier.sleep(backoff);
         backoff = Math.min(retrier.max().toMillis(), backoff * 2);

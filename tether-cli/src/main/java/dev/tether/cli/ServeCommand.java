@@ -6,6 +6,7 @@ import dev.tether.client.TokenFile;
 import dev.tether.micrometer.ServerMeters;
 import dev.tether.micrometer.TetherMeters;
 import dev.tether.server.MemoryBudget;
+import dev.tether.server.RateLimit;
 import dev.tether.server.ServerListener;
 import dev.tether.server.TetherServer;
 import dev.tether.server.jetstream.JetStreamShared;
@@ -159,6 +160,17 @@ final class ServeCommand implements Callable<Integer> {
           + " past it an upload gets 507 INSUFFICIENT_STORAGE, and DELETE .../attachments/{name} makes room. 0: no budget."
           + " Default: 256MiB.")
   Long instanceDiskBytes;
+
+  @Option(names = "--rate-limit-instance", paramLabel = "RATE",
+      description = "Ingress requests (POST of frames, blobs, attachments) into one instance, from any caller: N/s, N/m"
+          + " or N/h, optionally ,burst=N (default burst: twice the rate per second). Past it: 429 RATE_LIMITED with"
+          + " Retry-After. 0: off. Per host (with --nats each host admits this rate). Default: 200/s,burst=400.")
+  String rateLimitInstance;
+
+  @Option(names = "--rate-limit-token", paramLabel = "RATE",
+      description = "Ingress requests by one instance token (or the console's), as --rate-limit-instance; the host token"
+          + " and the socket are held to the instance's rate only. 0: off. Default: 100/s,burst=200.")
+  String rateLimitToken;
 
   @Option(names = "--nats", paramLabel = "URL", split = ",",
       description = "Keep instances in NATS JetStream at these servers (nats://host:4222,...), shared with every"
@@ -339,6 +351,12 @@ final class ServeCommand implements Callable<Integer> {
     if (instanceDiskBytes != null) {
       b.instanceDiskBytes(instanceDiskBytes);
     }
+    if (rateLimitInstance != null) {
+      b.rateLimitPerInstance(rateLimit("--rate-limit-instance", rateLimitInstance));
+    }
+    if (rateLimitToken != null) {
+      b.rateLimitPerToken(rateLimit("--rate-limit-token", rateLimitToken));
+    }
     if (requestIdleTimeout != null && requestIdleTimeout < 35) {
       throw new UsageException("--request-idle-timeout must be at least 35 (a long-poll waits up to 30 s) but was " + requestIdleTimeout);
     }
@@ -457,6 +475,15 @@ final class ServeCommand implements Callable<Integer> {
     requirePositive("--ring-max-frames", ringMaxFrames == null ? null : ringMaxFrames.longValue());
     requirePositive("--max-instances", maxInstances == null ? null : maxInstances.longValue());
     return MemoryBudget.resolve(heap, storeMaxBytes, ringMaxBytes, ringMaxFrames, maxInstances);
+  }
+
+  /** {@link RateLimit#parse} of a flag's value; a malformed one is one line naming the flag. */
+  private static RateLimit rateLimit(String option, String value) {
+    try {
+      return RateLimit.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + ": " + e.getMessage());
+    }
   }
 
   private static void requirePositive(String option, Long value) {

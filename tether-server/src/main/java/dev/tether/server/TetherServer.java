@@ -140,7 +140,7 @@ public final class TetherServer implements AutoCloseable {
 
   /**
    * The limits this server enforces, in one line for a start-up log: memory both ways, waits,
-   * connections, timeouts and the disk budget per instance.
+   * connections, timeouts, the disk budget per instance and the ingress rates.
    */
   public String describeLimits() {
     return bounds.describe();
@@ -577,6 +577,30 @@ public final class TetherServer implements AutoCloseable {
      */
     public Builder instanceDiskBytes(long bytes) {
       this.bounds = bounds.withInstanceDiskBytes(bytes);
+      return this;
+    }
+
+    /**
+     * The rate of ingress requests into one instance: {@code POST .../tether}, {@code .../blob} and
+     * {@code .../attachments}, from any caller. Past it the request gets 429 {@code RATE_LIMITED}
+     * with {@code Retry-After} (seconds, rounded up) before its body is read, and nothing is stored.
+     * The buckets are this server's: servers sharing storage ({@link #shared}) each admit this rate.
+     * {@link RateLimit#OFF}: none. Default: {@link RateLimit#DEFAULT_PER_INSTANCE} (200/s, bursts of 400).
+     */
+    public Builder rateLimitPerInstance(RateLimit limit) {
+      Objects.requireNonNull(limit, "limit");
+      this.bounds = bounds.withRateLimits(limit, bounds.tokenRate());
+      return this;
+    }
+
+    /**
+     * The rate of ingress requests (as {@link #rateLimitPerInstance}) by one instance token, and by
+     * the console's token; the host token and the Unix socket are held to the instance's rate only.
+     * {@link RateLimit#OFF}: none. Default: {@link RateLimit#DEFAULT_PER_TOKEN} (100/s, bursts of 200).
+     */
+    public Builder rateLimitPerToken(RateLimit limit) {
+      Objects.requireNonNull(limit, "limit");
+      this.bounds = bounds.withRateLimits(bounds.instanceRate(), limit);
       return this;
     }
 

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,13 +51,26 @@ import org.eclipse.jetty.http.HttpMethod;
  * future with a {@link TetherException}: the host's code when it is a known, definite one; else
  * {@code INVALID_ARGUMENT}, {@code UNAUTHORIZED} or {@code NOT_FOUND} for any other 4xx (retrying
  * cannot help). 5xx answers and transport failures are {@link java.io.IOException}s (the host may
- * recover). Thread-safe; {@link #close()} stops its threads.
+ * recover).
+ *
+ * <p>Sends ({@link #send}, {@link #putBlob}, {@link #putAttachment}) answered 429
+ * {@code RATE_LIMITED} (the host's ingress rate limit) are sent again after the host's
+ * {@code Retry-After}, without holding a thread, within the bounds of
+ * {@link Builder#rateLimitRetries} (default 8 retries within 60 s); past them the call fails with
+ * {@link RateLimitedException}. A 429 stores nothing, so nothing is sent twice. Cancelling the
+ * call stops the retries. Thread-safe; {@link #close()} stops its threads.
  */
 public final class HttpTetherClient implements TetherClient, AttachmentClient {
   private final HttpTransport http;
+  private final RateLimitRetry retry;
 
   HttpTetherClient(HttpTransport http) {
+    this(http, RateLimitRetry.DEFAULT);
+  }
+
+  HttpTetherClient(HttpTransport http, RateLimitRetry retry) {
     this.http = Objects.requireNonNull(http, "http");
+    this.retry = Objects.requireNonNull(retry, "retry");
   }
 
   /** A builder of a client of the host at {@code address}. */
@@ -77,7 +91,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
   public CompletableFuture<String> putBlob(String instance, byte[] bytes, MediaType type) {
     Objects.requireNonNull(bytes, "bytes");
     Objects.requireNonNull(type, "type");
-    return failingWithTranslation(http.putBlob(instance, bytes, type), instance);
+    return failingWithTranslation(retry.call(() -> http.putBlob(instance, bytes, type)), instance);
   }
 
   /**
@@ -96,7 +110,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     Objects.requireNonNull(session, "session");
     Objects.requireNonNull(fileName, "fileName");
     Objects.requireNonNull(bytes, "bytes");
-    return failingWithTranslation(http.putAttachment(instance, session, fileName, mimeType, bytes)
+    return failingWithTranslation(retry.call(() -> http.putAttachment(instance, session, fileName, mimeType, bytes))
         .thenApply(HttpTetherClient::attachmentInfo), instance);
   }
 
@@ -138,7 +152,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
 
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
-    return failingWithTranslation(http.send(instance, frame), instance);
+    return failingWithTranslation(retry.call(() -> http.send(instance, frame)), instance);
   }
 
   @Override
@@ -238,6 +252,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     private String token;
     private Path tokenFile;
     private boolean blobImages;
+    private RateLimitRetry retry = RateLimitRetry.DEFAULT;
 
     private Builder(HostAddress address) {
       this.address = Objects.requireNonNull(address, "address");
@@ -266,6 +281,19 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
     }
 
     /**
+     * How a send answered 429 {@code RATE_LIMITED} is retried: at most {@code maxRetries} times
+     * after the first attempt, each after the host's {@code Retry-After}, and never waiting more
+     * than {@code maxWait} in all; then it fails with {@link RateLimitedException}. {@code 0} retries:
+     * the first 429 fails at once. Default: 8 retries within 60 s.
+     *
+     * @throws IllegalArgumentException when {@code maxRetries} or {@code maxWait} is negative
+     */
+    public Builder rateLimitRetries(int maxRetries, Duration maxWait) {
+      this.retry = new RateLimitRetry(maxRetries, Objects.requireNonNull(maxWait, "maxWait"));
+      return this;
+    }
+
+    /**
      * A started client; it connects on first use.
      *
      * @throws IllegalStateException when both a token and a token file were set
@@ -277,7 +305,7 @@ public final class HttpTetherClient implements TetherClient, AttachmentClient {
         throw new IllegalStateException("set token(...) or tokenFile(...), not both");
       }
       String bearer = token != null ? token : tokenFile != null ? TokenFile.read(tokenFile) : null;
-      return new HttpTetherClient(new HttpTransport(address, bearer).blobImages(blobImages));
+      return new HttpTetherClient(new HttpTransport(address, bearer).blobImages(blobImages), retry);
     }
   }
 

@@ -65,13 +65,20 @@ final class HttpTransport implements AutoCloseable {
     final String code;
     final String detail;
     final int imageIndex;
+    /** The answer's {@code Retry-After} in seconds, or -1 when it had none (or not in seconds). */
+    final long retryAfterSeconds;
 
     HttpError(int status, String code, String message, int imageIndex) {
+      this(status, code, message, imageIndex, -1);
+    }
+
+    HttpError(int status, String code, String message, int imageIndex, long retryAfterSeconds) {
       super(status + " " + code + ": " + message);
       this.status = status;
       this.code = code;
       this.detail = message;
       this.imageIndex = imageIndex;
+      this.retryAfterSeconds = retryAfterSeconds;
     }
   }
 
@@ -442,9 +449,22 @@ final class HttpTransport implements AutoCloseable {
       JsonNode err = node.path("error");
       throw new CompletionException(
           new HttpError(response.getStatus(), err.path("code").asText("HTTP_" + response.getStatus()),
-              err.path("message").asText(), err.path("image_index").asInt(-1)));
+              err.path("message").asText(), err.path("image_index").asInt(-1),
+              retryAfterSeconds(response.getHeaders().get(HttpHeader.RETRY_AFTER))));
     }
     return node;
+  }
+
+  /** {@code Retry-After} as delta-seconds (0 to a day), else -1 (absent, an HTTP date, or malformed). */
+  static long retryAfterSeconds(String header) {
+    if (header == null) {
+      return -1;
+    }
+    String v = header.strip();
+    if (v.isEmpty() || v.length() > 9 || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return -1;
+    }
+    return Math.min(86_400, Long.parseLong(v));
   }
 
   private static String instancePath(String instance) {

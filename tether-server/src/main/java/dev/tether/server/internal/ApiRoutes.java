@@ -13,7 +13,9 @@ import java.util.Set;
  * Every route of the HTTP API, one row each: method, path template (also its metric name), who
  * may call it and the handler. {@code ANYONE} is the host, an instance token (for its own
  * {@code {id}} where the path names one) and the console; the console's listener lets only GET
- * and POST through, which {@link Route} enforces. Adding a route is adding a row here.
+ * and POST through, which {@link Route} enforces. {@code Route.ingress} rows (what puts frames, blobs
+ * and attachments into an instance) are held to the ingress rate limits. Adding a route is adding a
+ * row here.
  */
 final class ApiRoutes {
   private static final Set<Caller> HOST_AND_CONSOLE = EnumSet.of(Caller.HOST, Caller.CONSOLE);
@@ -31,15 +33,15 @@ final class ApiRoutes {
       new Route("GET", "/v1/instances/{id}", ANYONE, TetherHandler::getInstance), // an instance token: without workspace
       new Route("PUT", "/v1/instances/{id}", HOST_ONLY, TetherHandler::putInstance),
       new Route("DELETE", "/v1/instances/{id}", HOST_ONLY, TetherHandler::deleteInstance),
-      new Route("POST", "/v1/instances/{id}/tether", ANYONE, TetherHandler::ingress),
+      Route.ingress("POST", "/v1/instances/{id}/tether", ANYONE, TetherHandler::ingress),
       new Route("GET", "/v1/instances/{id}/tether/poll", ANYONE, (h, c) -> h.waitRoutes.poll(c)),
       new Route("GET", "/v1/instances/{id}/tether/stream", ANYONE, (h, c) -> h.waitRoutes.stream(c)),
       new Route("GET", "/v1/instances/{id}/tether/watermark", ANYONE, TetherHandler::watermark),
       new Route("POST", "/v1/instances/{id}/tether/watermark", ANYONE, TetherHandler::setWatermark),
-      new Route("POST", "/v1/instances/{id}/blob", ANYONE, (h, c) -> h.files.uploadBlob(c)),
+      Route.ingress("POST", "/v1/instances/{id}/blob", ANYONE, (h, c) -> h.files.uploadBlob(c)),
       new Route("GET", "/v1/instances/{id}/blob/{key}", ANYONE, (h, c) -> h.files.downloadBlob(c)),
       new Route("GET", "/v1/instances/{id}/attachments", ANYONE, (h, c) -> h.files.listAttachments(c)),
-      new Route("POST", "/v1/instances/{id}/attachments", ANYONE, (h, c) -> h.files.uploadAttachment(c)),
+      Route.ingress("POST", "/v1/instances/{id}/attachments", ANYONE, (h, c) -> h.files.uploadAttachment(c)),
       new Route("GET", "/v1/instances/{id}/attachments/{name}", ANYONE, (h, c) -> h.files.downloadAttachment(c)),
       new Route("DELETE", "/v1/instances/{id}/attachments/{name}", NOT_CONSOLE, (h, c) -> h.files.deleteAttachment(c))));
 

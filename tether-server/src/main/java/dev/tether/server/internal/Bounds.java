@@ -1,6 +1,7 @@
 package dev.tether.server.internal;
 
 import dev.tether.server.MemoryBudget;
+import dev.tether.server.RateLimit;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,9 +26,13 @@ import java.util.Objects;
  *     this many of {@code maxConnections} (at most {@code maxConnections}; keep it below)
  * @param instanceDiskBytes what the server keeps on disk for one instance, its attachments and
  *     blobs (past it: 507 {@code INSUFFICIENT_STORAGE}); 0 for no budget
+ * @param instanceRate ingress requests (frames, blobs, attachments) into one instance (past it:
+ *     429 {@code RATE_LIMITED} with {@code Retry-After}); {@link RateLimit#OFF} for none
+ * @param tokenRate ingress requests by one instance token (or the console's), as above
  */
 public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxWaitsPerInstance, Duration headerTimeout,
-    Duration requestIdleTimeout, int maxConnections, int maxHeadConnections, long instanceDiskBytes) {
+    Duration requestIdleTimeout, int maxConnections, int maxHeadConnections, long instanceDiskBytes,
+    RateLimit instanceRate, RateLimit tokenRate) {
   /** The longest a long-poll waits: a request idle timeout must leave room for it. */
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
   public static final int DEFAULT_MAX_WAITS = 4096;
@@ -51,6 +56,8 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
       throw new IllegalArgumentException("instanceDiskBytes must be >= 0 (0: no budget) but was " + instanceDiskBytes);
     }
     Objects.requireNonNull(headerTimeout, "headerTimeout");
+    Objects.requireNonNull(instanceRate, "instanceRate");
+    Objects.requireNonNull(tokenRate, "tokenRate");
     Objects.requireNonNull(requestIdleTimeout, "requestIdleTimeout");
     if (headerTimeout.toMillis() < 1) {
       throw new IllegalArgumentException("headerTimeout must be at least 1 ms but was " + headerTimeout);
@@ -64,13 +71,15 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
   /**
    * The {@link MemoryBudget#forThisHeap() memory budget's} bodies and answers (a quarter and an
    * eighth of the heap), 4096 waits (2048 per instance), 10 s, 60 s, 4096 connections of which
-   * {@link #defaultHeadConnections(int) half} in their head, 256 MiB on disk per instance.
+   * {@link #defaultHeadConnections(int) half} in their head, 256 MiB on disk per instance, the
+   * {@link RateLimit#DEFAULT_PER_INSTANCE default rates} per instance and per token.
    */
   public static Bounds defaults() {
     MemoryBudget memory = MemoryBudget.forThisHeap();
     return new Bounds(memory.ingressBytes(), memory.egressBytes(), DEFAULT_MAX_WAITS, DEFAULT_MAX_WAITS_PER_INSTANCE,
         DEFAULT_HEADER_TIMEOUT, DEFAULT_REQUEST_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
-        defaultHeadConnections(DEFAULT_MAX_CONNECTIONS), DiskBudget.DEFAULT_BYTES);
+        defaultHeadConnections(DEFAULT_MAX_CONNECTIONS), DiskBudget.DEFAULT_BYTES, RateLimit.DEFAULT_PER_INSTANCE,
+        RateLimit.DEFAULT_PER_TOKEN);
   }
 
   /** The default cap on connections in their head: half of {@code maxConnections}, at least 1. */
@@ -80,22 +89,22 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
 
   public Bounds withIngressBytes(long bytes) {
     return new Bounds(bytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections, instanceDiskBytes);
+        maxHeadConnections, instanceDiskBytes, instanceRate, tokenRate);
   }
 
   public Bounds withEgressBytes(long bytes) {
     return new Bounds(ingressBytes, bytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections, instanceDiskBytes);
+        maxHeadConnections, instanceDiskBytes, instanceRate, tokenRate);
   }
 
   public Bounds withWaits(int total, int perInstance) {
     return new Bounds(ingressBytes, egressBytes, total, perInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections, instanceDiskBytes);
+        maxHeadConnections, instanceDiskBytes, instanceRate, tokenRate);
   }
 
   public Bounds withTimeouts(Duration header, Duration requestIdle) {
     return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, header, requestIdle, maxConnections,
-        maxHeadConnections, instanceDiskBytes);
+        maxHeadConnections, instanceDiskBytes, instanceRate, tokenRate);
   }
 
   /** {@code connections} open at once, {@link #defaultHeadConnections(int) half} of them in their head. */
@@ -106,12 +115,18 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
   /** {@code connections} open at once, {@code inHead} of them in their head. */
   public Bounds withMaxConnections(int connections, int inHead) {
     return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, connections,
-        inHead, instanceDiskBytes);
+        inHead, instanceDiskBytes, instanceRate, tokenRate);
   }
 
   public Bounds withInstanceDiskBytes(long bytes) {
     return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
-        maxHeadConnections, bytes);
+        maxHeadConnections, bytes, instanceRate, tokenRate);
+  }
+
+  /** With ingress rate limits per instance and per instance token ({@link RateLimit#OFF}: none). */
+  public Bounds withRateLimits(RateLimit perInstance, RateLimit perToken) {
+    return new Bounds(ingressBytes, egressBytes, maxWaits, maxWaitsPerInstance, headerTimeout, requestIdleTimeout, maxConnections,
+        maxHeadConnections, instanceDiskBytes, perInstance, perToken);
   }
 
   /** One line for the start-up log. */
@@ -121,7 +136,8 @@ public record Bounds(long ingressBytes, long egressBytes, int maxWaits, int maxW
         + maxHeadConnections + " in their head); header timeout " + headerTimeout.toSeconds()
         + " s (the whole head), request idle timeout " + requestIdleTimeout.toSeconds() + " s"
         + "; disk per instance " + (instanceDiskBytes == 0 ? "unlimited"
-            : instanceDiskBytes % (1 << 20) == 0 ? mib(instanceDiskBytes) : instanceDiskBytes + " bytes");
+            : instanceDiskBytes % (1 << 20) == 0 ? mib(instanceDiskBytes) : instanceDiskBytes + " bytes")
+        + "; ingress rate per instance " + instanceRate.describe() + ", per token " + tokenRate.describe();
   }
 
   private static String mib(long bytes) {

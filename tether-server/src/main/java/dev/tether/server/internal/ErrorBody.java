@@ -32,6 +32,7 @@ final class ErrorBody {
       case 413 -> ErrorCode.FRAME_TOO_LARGE;
       case 414 -> ErrorCode.URI_TOO_LONG;
       case 415 -> ErrorCode.UNSUPPORTED_CONTENT_ENCODING;
+      case 429 -> ErrorCode.RATE_LIMITED;
       case 431 -> ErrorCode.HEADERS_TOO_LARGE;
       case 501 -> ErrorCode.NOT_IMPLEMENTED;
       case 503 -> ErrorCode.UNAVAILABLE;

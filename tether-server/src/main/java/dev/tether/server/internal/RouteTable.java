@@ -57,8 +57,26 @@ final class RouteTable {
     }
   }
 
-  /** One row: {@code method template}, who may call it, and what answers it; the template is the metric name. */
-  record Route(String method, String template, Set<Caller> callers, Action action) {
+  /**
+   * One row: {@code method template}, who may call it, and what answers it; the template is the
+   * metric name. An {@code ingress} row puts frames or files into an instance and is held to the
+   * ingress rate limits ({@link IngressRateLimits}) before its handler runs.
+   */
+  record Route(String method, String template, Set<Caller> callers, Action action, boolean ingress) {
+    /** A row that is not ingress. */
+    Route(String method, String template, Set<Caller> callers, Action action) {
+      this(method, template, callers, action, false);
+    }
+
+    /** An ingress row (see above). */
+    static Route ingress(String method, String template, Set<Caller> callers, Action action) {
+      if (!template.startsWith(INSTANCE_PREFIX + "/")) {
+        throw new IllegalArgumentException("an ingress route puts into an instance, below " + INSTANCE_PREFIX + ", but was "
+            + template);
+      }
+      return new Route(method, template, callers, action, true);
+    }
+
     Route {
       callers = Set.copyOf(callers);
       if (callers.contains(Caller.CONSOLE) && !"GET".equals(method) && !"POST".equals(method)) {

@@ -52,7 +52,10 @@ import org.eclipse.jetty.util.Callback;
  * stream). The path and query are decoded once, up front: a malformed encoding is 400
  * {@code INVALID_ARGUMENT}, never a server failure. Which route a path is, who may take it, its
  * methods (405 with {@code Allow}) and its handler are one row of {@link ApiRoutes#TABLE}; the
- * waiting routes live in {@link WaitRoutes}, the file routes in {@link FileRoutes}.
+ * waiting routes live in {@link WaitRoutes}, the file routes in {@link FileRoutes}. An ingress row
+ * (what puts frames, blobs or attachments into an instance) is first held to the rate limits of
+ * {@link IngressRateLimits}: past them 429 {@code RATE_LIMITED} with {@code Retry-After}, before
+ * the body is read.
  *
  * <ul>
  *   <li>{@code POST /v1/instances/{id}/tether}: one frame, validated; returns
@@ -87,6 +90,8 @@ final class TetherHandler extends Handler.Abstract {
   private final Duration requestIdleTimeout;
   private final DiskBudget disk;
   private final LocalAttachments localAttachments;
+  private final IngressRateLimits rates;
+  private final Bounds bounds;
   private final WaitSlots slots;
   private final Grants grants;
   private final Answers answers = new Answers();
@@ -123,6 +128,8 @@ final class TetherHandler extends Handler.Abstract {
     this.disk = new DiskBudget(bounds.instanceDiskBytes(), new InstanceFilesUsage(attachments));
     this.localAttachments = new LocalAttachments(attachments, disk, registry, () -> executor);
     this.slots = new WaitSlots(bounds.maxWaits(), bounds.maxWaitsPerInstance());
+    this.rates = IngressRateLimits.of(bounds.instanceRate(), bounds.tokenRate());
+    this.bounds = bounds;
     this.store = store;
     this.registry = registry;
     this.instances = new InstanceRoutes(registry, store, this::waitsOn, instanceTokens, grants);
@@ -321,7 +328,38 @@ final class TetherHandler extends Handler.Abstract {
     if (row == null) {
       return at.exact() ? notAllowed(response, callback, at.allow()) : noSuchEndpoint(response, callback, path);
     }
+    if (row.ingress() && rateLimited(row, entry, caller == RouteTable.Caller.CONSOLE ? "console" : grantId, request, response,
+        callback)) {
+      return true;
+    }
     row.action().run(this, new RouteTable.Call(row, at, request, response, callback, grantId, caller, entry));
+    return true;
+  }
+
+  /**
+   * Counts an ingress request against its instance's and its token's rate; past either, answers
+   * 429 {@code RATE_LIMITED} with {@code Retry-After} before reading the body (then discarded).
+   *
+   * @param tokenKey the id of the instance token, {@code console}, or null for the host
+   */
+  private boolean rateLimited(RouteTable.Route row, InstanceRegistry.Entry entry, String tokenKey, Request request,
+      Response response, Callback callback) {
+    long wait = rates.admit(entry.id(), tokenKey);
+    if (wait == 0) {
+      return false;
+    }
+    long seconds = IngressRateLimits.retryAfterSeconds(wait);
+    String why = "requests into instance '" + entry.id() + "' come faster than this host admits (per instance "
+        + bounds.instanceRate().describe() + ", per token " + bounds.tokenRate().describe() + "); retry after " + seconds + " s";
+    if (row.template().endsWith("/tether")) {
+      refused(request, entry.id(), ErrorCode.RATE_LIMITED, why);
+    } else {
+      AuditNote.refused(request, ErrorCode.RATE_LIMITED);
+      IngressLog.refused(entry.id(), ErrorCode.RATE_LIMITED, why);
+    }
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, Long.toString(seconds));
+    write(response, ErrorCode.RATE_LIMITED.httpStatus(), ErrorBody.of(ErrorCode.RATE_LIMITED, why),
+        Callback.from(() -> BodyDrainer.drain(request, callback, 2L * validator.limits().maxFrameBytes()), callback::failed));
     return true;
   }
 
