@@ -181,7 +181,7 @@ public final class JetStreamTetherStore implements TetherStore {
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     JetStream js = nc.jetStream();
     this.delivery = nc.createDispatcher();
-    this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
+    this.views = new Views(admin, names, retention, js, barrier.management(), delivery, b.executor, ViewListener.of(b.listener),
         appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
     views.sweepOn(retries);
     byte[] r = new byte[8];

@@ -11,6 +11,7 @@ import dev.tether.store.jetstream.internal.StreamAdmin;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Duration;
@@ -50,6 +51,12 @@ final class Views {
     volatile InstanceMirror mirror;
   }
 
+  /**
+   * The most messages a new view reads from the stream's leader when no consumer can be made (a
+   * node just died); a longer stream waits for the consumer (the read retries, as before).
+   */
+  private static final int MAX_FILL = 2000;
+
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final SequencedFrameIndex.Timer timer = SequencedFrameIndex.Timer.create("tether-jetstream-timer");
   private final AtomicLong released = new AtomicLong();
@@ -57,6 +64,7 @@ final class Views {
   private final Names names;
   private final Retention retention;
   private final JetStream js;
+  private final JetStreamManagement jsm;
   private final Dispatcher delivery;
   private final Executor executor;
   private final StoreListener listener;
@@ -70,15 +78,18 @@ final class Views {
    * @param listener the listener of the views' indexes
    * @param startTimeout how long a new view waits for the frames its stream holds (the store's
    *     append timeout), and the timeout named when making it fails
+   * @param jsm fills a view from the stream's leader when no consumer can be made (a node just died)
    * @param epoch the connection's reconnect count now (see {@link ReadBarrier#epoch()})
    */
-  Views(StreamAdmin admin, Names names, Retention retention, JetStream js, Dispatcher delivery, Executor executor,
+  Views(StreamAdmin admin, Names names, Retention retention, JetStream js, JetStreamManagement jsm, Dispatcher delivery,
+      Executor executor,
       StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, LongSupplier epoch,
       Lifecycle lifecycle) {
     this.admin = admin;
     this.names = names;
     this.retention = retention;
     this.js = js;
+    this.jsm = jsm;
     this.delivery = delivery;
     this.executor = executor;
     this.listener = listener;
@@ -286,7 +297,8 @@ final class Views {
     SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor, listener);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), startTimeout, startEpoch);
+          info.getStreamState(), index, js, jsm, MAX_FILL, delivery,
+          Duration.ofSeconds(2), startTimeout, startEpoch);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       index.end("could not be mirrored");
       throw e;
