@@ -26,6 +26,7 @@ import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
+import io.nats.client.JetStreamOptions;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +108,8 @@ import javax.net.ssl.SSLContext;
  * only writes to an instance holds nothing for it but a cached "the stream exists"). At most
  * {@link Builder#maxViews} views exist at once: a new one releases the least recently used views
  * without a wait or subscription, or is refused ({@code TOO_MANY_INSTANCES}) when all are in use.
- * Each view's ring keeps the retention's caps; there is no byte budget across views.
+ * Each view's ring keeps the retention's caps, and {@link Builder#maxTotalBytes} bounds the bytes of
+ * all views together (the memory store's budget, across views).
  *
  * <p><b>The read guarantee.</b> Before {@link #query} answers, before a
  * {@link #subscribe subscription} starts and before a {@link #waitForFrames wait} answers, a read
@@ -181,8 +183,12 @@ public final class JetStreamTetherStore implements TetherStore {
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     JetStream js = nc.jetStream();
     this.delivery = nc.createDispatcher();
-    this.views = new Views(admin, names, retention, js, barrier.management(), delivery, b.executor, ViewListener.of(b.listener),
-        appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
+    // The views' consumers are made with the barrier's timeout: right after a node died the server
+    // may place a new consumer on it and never answer, and a read then reads from the stream's
+    // leader instead of waiting for jnats' default timeout (seconds) per attempt.
+    JetStream consumers = nc.jetStream(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
+    this.views = new Views(admin, names, retention, consumers, barrier.management(), delivery, b.executor, ViewListener.of(b.listener),
+        appendTimeout, b.idleTimeout, b.maxViews, b.maxTotalBytes, barrier::epoch, lifecycle);
     views.sweepOn(retries);
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
@@ -348,6 +354,11 @@ public final class JetStreamTetherStore implements TetherStore {
   /** Views (one consumer each) this process holds now. */
   public int openViews() {
     return views.open();
+  }
+
+  /** Payload bytes this host's views hold now, counted when {@link Builder#maxTotalBytes} is set (else 0). */
+  public long viewBytes() {
+    return views.budget().used();
   }
 
   /** Views released as idle since the store started. */
@@ -554,6 +565,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private StoreListener listener = StoreListener.NONE;
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
+    private long maxTotalBytes = Long.MAX_VALUE;
     private int inlineImageBytes = 64 * 1024;
     private Duration openTimeout = Duration.ofSeconds(30);
     private String subjectPrefix = "tether";
@@ -703,6 +715,21 @@ public final class JetStreamTetherStore implements TetherStore {
         throw new IllegalArgumentException("maxViews must be >= 1 but was " + max);
       }
       this.maxViews = max;
+      return this;
+    }
+
+    /**
+     * The payload bytes all of this host's views may hold together (the memory store's
+     * {@code maxTotalBytes}, across views); default none. Over it, the oldest frame of the view
+     * holding the most bytes leaves this host's memory (never a view's last frame; the stream
+     * keeps it, and a read from before it reports the gap); an append on this host that cannot
+     * be made room for is refused with {@link ErrorCode#STORE_FULL}.
+     */
+    public Builder maxTotalBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxTotalBytes must be >= 1 but was " + bytes);
+      }
+      this.maxTotalBytes = bytes;
       return this;
     }
 

@@ -8,6 +8,7 @@ import dev.tether.store.StoreListener;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
+import dev.tether.store.jetstream.internal.ViewBudget;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
@@ -39,7 +40,8 @@ import java.util.function.LongSupplier;
  * stopped}, and the reader retries on the instance's next view. Eviction: a sweep on the store's
  * retry thread releases views unused for the idle timeout; at {@code maxViews} a new view releases
  * the least recently used views that no wait or subscription holds, or is refused with
- * {@code TOO_MANY_INSTANCES}.
+ * {@code TOO_MANY_INSTANCES}. Bytes: the views' rings share one {@link ViewBudget} (none unless
+ * the store's {@code maxTotalBytes} is set).
  */
 final class Views {
   /** The store's logger, by name (a part does not reach back to the store): its setting covers the views. */
@@ -73,6 +75,7 @@ final class Views {
   private final int maxViews;
   private final LongSupplier epoch;
   private final Lifecycle lifecycle;
+  private final ViewBudget budget;
 
   /**
    * @param listener the listener of the views' indexes
@@ -83,8 +86,8 @@ final class Views {
    */
   Views(StreamAdmin admin, Names names, Retention retention, JetStream js, JetStreamManagement jsm, Dispatcher delivery,
       Executor executor,
-      StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, LongSupplier epoch,
-      Lifecycle lifecycle) {
+      StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, long maxTotalBytes,
+      LongSupplier epoch, Lifecycle lifecycle) {
     this.admin = admin;
     this.names = names;
     this.retention = retention;
@@ -98,6 +101,24 @@ final class Views {
     this.maxViews = maxViews;
     this.epoch = epoch;
     this.lifecycle = lifecycle;
+    this.budget = maxTotalBytes == Long.MAX_VALUE ? ViewBudget.NONE : new ViewBudget(maxTotalBytes, this::mirrors);
+  }
+
+  /** The host's byte budget across these views. */
+  ViewBudget budget() {
+    return budget;
+  }
+
+  /** The views held now (a snapshot), for the budget's evictions. */
+  private List<InstanceMirror> mirrors() {
+    List<InstanceMirror> all = new ArrayList<>(slots.size());
+    for (Slot s : slots.values()) {
+      InstanceMirror m = s.mirror;
+      if (m != null) {
+        all.add(m);
+      }
+    }
+    return all;
   }
 
   /** Releases idle views on {@code scheduler} every half idle timeout (between 250 ms and 30 s). */
@@ -298,7 +319,7 @@ final class Views {
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
           info.getStreamState(), index, js, jsm, MAX_FILL, delivery,
-          Duration.ofSeconds(2), startTimeout, startEpoch);
+          Duration.ofSeconds(2), startTimeout, startEpoch, budget);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       index.end("could not be mirrored");
       throw e;

@@ -49,6 +49,8 @@ public final class InstanceMirror {
   private static final System.Logger LOG = System.getLogger(InstanceMirror.class.getName());
   /** JetStream's "no message found" API error. */
   private static final int NO_MESSAGE_FOUND = 10037;
+  /** How long a new view waits for its consumer's first deliveries before it reads from the stream's leader. */
+  private static final Duration FIRST_DELIVERY = Duration.ofSeconds(1);
   /** True on the dispatcher thread while it publishes into an index. */
   static final ThreadLocal<Boolean> DELIVERING = ThreadLocal.withInitial(() -> false);
 
@@ -73,11 +75,17 @@ public final class InstanceMirror {
   private final ReentrantLock feeding = new ReentrantLock();
   /** True while the consumer may be stuck: set by a read that found the view behind, cleared by a delivery or a new consumer. */
   private volatile boolean suspect;
+  private final ViewBudget budget;
+  /** Bytes of this view counted in the budget; guarded by feeding. */
+  private long countedBytes;
+  /** Set when the view stopped: its bytes left the budget. Guarded by feeding. */
+  private boolean uncounted;
   private final AtomicBoolean healing = new AtomicBoolean();
 
   private InstanceMirror(String instance, SequencedFrameIndex index, long floor, Dispatcher dispatcher, JetStream js,
-      String stream, String subjects, Duration heartbeat, long epoch) {
+      String stream, String subjects, Duration heartbeat, long epoch, ViewBudget budget) {
     this.instance = instance;
+    this.budget = budget;
     this.dispatcher = dispatcher;
     this.index = index;
     this.floor = floor;
@@ -94,17 +102,19 @@ public final class InstanceMirror {
    * connection's reconnect count when {@code state} was read. When no consumer can be made now,
    * the view is filled from the stream's leader through {@code jsm} instead (at most
    * {@code maxFill} messages; more fails) and marked {@link #suspect()}, so the next read makes one.
+   * The view's retained bytes count against {@code budget}, shared by the host's views.
    */
   public static InstanceMirror start(String instance, String stream, String subjects, StreamState state,
       SequencedFrameIndex index, JetStream js, JetStreamManagement jsm, int maxFill, Dispatcher dispatcher,
-      Duration heartbeat, Duration catchUp, long epoch) throws Exception {
+      Duration heartbeat, Duration catchUp, long epoch, ViewBudget budget) throws Exception {
     long floor = 0;
     if (state.getMsgCount() == 0) {
       index.advanceSeq(state.getLastSequence());
     } else {
       floor = state.getFirstSequence() - 1;
     }
-    InstanceMirror m = new InstanceMirror(instance, index, floor, dispatcher, js, stream, subjects, heartbeat, epoch);
+    InstanceMirror m = new InstanceMirror(instance, index, floor, dispatcher, js, stream, subjects, heartbeat, epoch, budget);
+    long t0 = System.nanoTime();
     try {
       m.subscription = m.subscribeFrom(0);
     } catch (Exception e) {
@@ -119,7 +129,22 @@ public final class InstanceMirror {
       }
       return m;
     }
-    if (!m.awaitSeq(state.getLastSequence(), catchUp)) {
+    LOG.log(Level.DEBUG, "instance {0}: consumer made in {1} ms", instance, (System.nanoTime() - t0) / 1_000_000);
+    Duration first = catchUp.compareTo(FIRST_DELIVERY) < 0 ? catchUp : FIRST_DELIVERY;
+    if (m.awaitSeq(state.getLastSequence(), first)) {
+      return m;
+    }
+    // The consumer was made but delivers nothing (placed on a peer that just died?): read from
+    // the leader, and let the next read make another consumer.
+    m.suspect = true;
+    try {
+      if (m.fill(jsm, state.getLastSequence(), maxFill)) {
+        return m;
+      }
+    } catch (IOException | JetStreamApiException | RuntimeException e) {
+      LOG.log(Level.DEBUG, "instance {0}: reading the stream from its leader failed: {1}", instance, e.getMessage());
+    }
+    if (!m.awaitSeq(state.getLastSequence(), catchUp.minus(first))) {
       LOG.log(Level.WARNING, "instance {0}: the mirror did not reach seq {1} within {2}; serving what it has",
           instance, state.getLastSequence(), catchUp);
     }
@@ -241,11 +266,43 @@ public final class InstanceMirror {
         } finally {
           DELIVERING.set(outer);
         }
+        countBytes();
       }
     } finally {
       feeding.unlock();
     }
     release(seq);
+    budget.enforce();
+  }
+
+  /** Reports the index's byte change to the host's budget; under the feeding lock. */
+  private void countBytes() {
+    if (!budget.limited() || uncounted) {
+      return;
+    }
+    long now = index.retainedBytes();
+    budget.add(now - countedBytes);
+    countedBytes = now;
+  }
+
+  /**
+   * Evicts this view's oldest frame for the host's budget (never its last); the bytes freed, or
+   * -1 when it cannot give.
+   */
+  long evictForBudget() {
+    feeding.lock();
+    try {
+      if (stopped || uncounted) {
+        return -1;
+      }
+      long freed = index.evictOldestForBudget();
+      if (freed >= 0) {
+        countBytes();
+      }
+      return freed;
+    } finally {
+      feeding.unlock();
+    }
   }
 
   /**
@@ -416,7 +473,17 @@ public final class InstanceMirror {
     } finally {
       subscribing.unlock();
     }
-    index.end(reason);
+    feeding.lock();
+    try {
+      if (!uncounted) {
+        budget.add(-countedBytes);
+        countedBytes = 0;
+        uncounted = true;
+      }
+      index.end(reason);
+    } finally {
+      feeding.unlock();
+    }
     lock.lock();
     try {
       for (CompletableFuture<Void> f : barriers.values()) {
