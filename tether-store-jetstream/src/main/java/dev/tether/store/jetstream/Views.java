@@ -303,6 +303,7 @@ final class Views {
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.
       slot.mirror = admin.retrying(instance, () -> mirror(instance, info, startEpoch));
+      budget.enforce(); // the new view's frames count now that it is listed (it may be the largest)
       return slot.mirror;
     } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
       slots.remove(instance, slot);

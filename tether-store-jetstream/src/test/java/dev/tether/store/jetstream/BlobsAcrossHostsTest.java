@@ -137,7 +137,7 @@ class BlobsAcrossHostsTest extends OneNatsServer {
       // last message on its meta subject ($O.<bucket>.M.<name>).
       spy.createDispatcher(m -> {
         String body = m.getData() == null ? "" : new String(m.getData(), StandardCharsets.UTF_8);
-        if (body.contains(".M.")) {
+        if ((m.getSubject() + " " + body).contains(".M.")) { // DIRECT.GET names it in the subject, MSG.GET in the body
           lookups.add(m.getSubject() + " " + body);
         }
       }).subscribe("$JS.API.>");

@@ -60,7 +60,7 @@ public final class ViewBudget {
   }
 
   /** Evicts while the views are over the budget, as far as they can give. */
-  void enforce() {
+  public void enforce() {
     while (limited() && used.get() > max && evictLargest()) {
       // one frame at a time, from whichever view holds the most
     }
