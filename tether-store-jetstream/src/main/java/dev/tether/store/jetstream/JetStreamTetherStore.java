@@ -111,19 +111,24 @@ import javax.net.ssl.SSLContext;
  * Each view's ring keeps the retention's caps, and {@link Builder#maxTotalBytes} bounds the bytes of
  * all views together (the memory store's budget, across views).
  *
- * <p><b>The read guarantee.</b> Before {@link #query} answers, before a
- * {@link #subscribe subscription} starts and before a {@link #waitForFrames wait} answers, a read
- * barrier asks the stream for its last sequence and lets the local view catch up to it and to the
- * newest seq this process appended (a wait sends that request while it is registered and holds no
- * thread for it, so a long-poll costs no extra round trip before an append can wake it). So a read sees every frame acknowledged before it began, on this host
- * (read-your-writes) and on any other; a wait then wakes when any host appends. A view that does
- * not catch up within {@link Builder#readBarrierTimeout} gets a new consumer (its server may have
- * died, or the connection moved to another node before jnats noticed) and
- * {@link Builder#catchUpTimeout} more. A read that still cannot be shown complete fails with
- * {@link StoreUnavailableException} (HTTP 503) instead of answering with less. When JetStream does
- * not answer at all, the local view is served only if it holds every frame this process appended
- * and the connection has not reconnected since the view was last caught up. Removal is announced
- * to the other processes on a core NATS subject.
+ * <p><b>The read guarantee.</b> Before {@link #query} answers and before a
+ * {@link #subscribe subscription} starts, a read barrier asks the stream for its last sequence and
+ * lets the local view catch up to it and to the newest seq this process appended. So a read sees
+ * every frame acknowledged before it began, on this host (read-your-writes) and on any other. A
+ * {@link #waitForFrames wait} sends the same request while it is registered and holds no thread for
+ * it; a wait that wakes with frames answers at once (the view holds every seq up to the answer's
+ * {@code nextSeq}, so a poll from there misses nothing, and a wake costs no round trip), and a wait
+ * that ends empty answers only once the barrier passed. A view that does not catch up within
+ * {@link Builder#readBarrierTimeout} (its consumer's server died, or the connection moved before
+ * jnats noticed) reads what it lacks from the stream's leader, the node appends need too, and gets
+ * a new consumer in the background; a new view whose consumer cannot be placed (right after a node
+ * died the server may place it on that node) is read from the leader the same way. So once appends
+ * are acknowledged again after a node loss, reads answer too, within about the barrier timeout. A
+ * view that still cannot catch up waits {@link Builder#catchUpTimeout} more for new consumers, and
+ * a read that cannot be shown complete fails with {@link StoreUnavailableException} (HTTP 503)
+ * instead of answering with less. When JetStream does not answer at all, the local view is served
+ * only if it holds every frame this process appended and the connection has not reconnected since
+ * the view was last caught up. Removal is announced to the other processes on a core NATS subject.
  *
  * <p><b>Durability.</b> JetStream acknowledges once a quorum has the frame in memory and its file
  * store's write buffer, and fsyncs later (2 minutes by default; {@code sync_interval} of
@@ -671,7 +676,11 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
-    /** How long a query waits for the local view to catch up with the stream; default 1 s. */
+    /**
+     * How long a read waits for the local view's consumer to catch up with the stream before it
+     * reads the rest from the stream's leader, and how long making a view's consumer may take;
+     * default 1 s.
+     */
     public Builder readBarrierTimeout(Duration timeout) {
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("readBarrierTimeout must be > 0 but was " + timeout);
