@@ -115,10 +115,11 @@ import javax.net.ssl.SSLContext;
  * {@link #subscribe subscription} starts, a read barrier asks the stream for its last sequence and
  * lets the local view catch up to it and to the newest seq this process appended. So a read sees
  * every frame acknowledged before it began, on this host (read-your-writes) and on any other. A
- * {@link #waitForFrames wait} sends the same request while it is registered and holds no thread for
- * it; a wait that wakes with frames answers at once (the view holds every seq up to the answer's
- * {@code nextSeq}, so a poll from there misses nothing, and a wake costs no round trip), and a wait
- * that ends empty answers only once the barrier passed. A view that does not catch up within
+ * {@link #waitForFrames wait} holds no thread: one that wakes with frames answers at once (the view
+ * holds every seq up to the answer's {@code nextSeq}, so a poll from there misses nothing, and a
+ * wake costs no round trip); one still pending after the barrier timeout sends the barrier's
+ * request then (a stuck view is caught up, which wakes it), and one that ends empty answers only
+ * once the barrier passed. A view that does not catch up within
  * {@link Builder#readBarrierTimeout} (its consumer's server died, or the connection moved before
  * jnats noticed) reads what it lacks from the stream's leader, the node appends need too, and gets
  * a new consumer in the background; a new view whose consumer cannot be placed (right after a node

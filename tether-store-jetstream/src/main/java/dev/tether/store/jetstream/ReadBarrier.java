@@ -18,8 +18,11 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -62,6 +65,8 @@ final class ReadBarrier {
       reconnects.incrementAndGet();
     }
   };
+  /** Sends the stream request of waits still pending after the barrier timeout. */
+  private final ScheduledThreadPoolExecutor askLater;
   /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
   private final ThreadPoolExecutor catchUps;
 
@@ -80,6 +85,12 @@ final class ReadBarrier {
       return t;
     });
     catchUps.allowCoreThreadTimeOut(true);
+    this.askLater = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "tether-jetstream-barrier");
+      t.setDaemon(true);
+      return t;
+    });
+    askLater.setRemoveOnCancelPolicy(true);
     nc.addConnectionListener(reconnectCounter);
   }
 
@@ -164,22 +175,44 @@ final class ReadBarrier {
   }
 
   /**
-   * A wait of {@code nanos} on the view {@code m} whose answer passed the barrier: the stream's
-   * last seq is asked for while the wait is registered, and the answer waits for both, so no
-   * thread is held and an append racing the wait costs no extra round trip. Null when the view's
+   * A wait of {@code nanos} on the view {@code m}, held to the barrier as {@link #afterBarrier}
+   * says: no thread is held, and a wait that wakes with frames within the barrier timeout makes
+   * no request at all. Null when the view's
    * index ended meanwhile (the instance was removed): wait on the instance's next view.
    */
   CompletableFuture<QueryResult> waitForFrames(InstanceMirror m, String instance, FrameQuery query, long nanos) {
     m.touch();
     heal(m, instance); // a view filled without a consumer gets one, so that appends elsewhere wake the wait
     long epoch = reconnects.get();
-    CompletableFuture<Long> streamLast = LastSeqRequest.send(nc, API_PREFIX, names.stream(instance), readBarrierTimeout);
     CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
     if (inner == null) {
       return null;
     }
-    return afterBarrier(m, instance, query, epoch, streamLast, inner);
+    // The stream is asked only when the wait is still pending after the barrier timeout (a view
+    // whose consumer stopped is caught up then) or when it ends empty: a wake costs no round trip.
+    CompletableFuture<Long> streamLast = new CompletableFuture<>();
+    AtomicBoolean asked = new AtomicBoolean();
+    String stream = names.stream(instance);
+    Runnable ask = () -> {
+      if (asked.compareAndSet(false, true)) {
+        LastSeqRequest.send(nc, API_PREFIX, stream, readBarrierTimeout).whenComplete((last, e) -> {
+          if (e != null) {
+            streamLast.completeExceptionally(e);
+          } else {
+            streamLast.complete(last);
+          }
+        });
+      }
+    };
+    try {
+      ScheduledFuture<?> later = askLater.schedule(ask, readBarrierTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      inner.whenComplete((r, e) -> later.cancel(false));
+    } catch (RejectedExecutionException closing) {
+      ask.run();
+    }
+    return afterBarrier(m, instance, query, epoch, streamLast, ask, inner);
   }
+
 
   /**
    * The newest seq of {@code instance}: the stream's, or the view's when it is newer or the stream
@@ -252,6 +285,7 @@ final class ReadBarrier {
   /** Ends the catch-up threads and stops counting reconnects; for the store's close. */
   void close() {
     catchUps.shutdownNow();
+    askLater.shutdownNow();
     try {
       nc.removeConnectionListener(reconnectCounter);
     } catch (RuntimeException e) {
@@ -266,14 +300,14 @@ final class ReadBarrier {
    * to there and a poll from its {@code nextSeq} misses nothing; wake latency is then the append
    * and the delivery, no round trip. A wait that ends empty (its timeout) answers only once the
    * view is shown to hold every frame acknowledged before the wait began (see {@link #catchUp}),
-   * and is read again then. The barrier runs beside the wait all along: the stream's last seq is
-   * asked for when the wait starts, and a view that does not reach it (stuck after a failover) is
-   * caught up on a catch-up thread, which is what wakes such a wait; a barrier that fails (the
+   * and is read again then. The stream's last seq is asked for when the wait is still pending
+   * after the barrier timeout, or when it ends empty before; a view that does not reach it (stuck
+   * after a failover) is caught up on a catch-up thread, which is what wakes such a wait; a barrier that fails (the
    * view cannot be shown complete) fails a wait still pending with {@link StoreUnavailableException}.
    * Cancelling the returned future ends the wait.
    */
   private CompletableFuture<QueryResult> afterBarrier(InstanceMirror m, String instance, FrameQuery query, long epoch,
-      CompletableFuture<Long> streamLast, CompletableFuture<QueryResult> inner) {
+      CompletableFuture<Long> streamLast, Runnable ask, CompletableFuture<QueryResult> inner) {
     CompletableFuture<Long> caughtUpTo = streamLast
         .thenCompose(last -> {
           long target = Math.max(last, m.ackedSeq());
@@ -302,6 +336,7 @@ final class ReadBarrier {
         } else if (!r.frames().isEmpty() || m.stopped()) {
           answer.complete(r);
         } else {
+          ask.run(); // an empty answer waits for the barrier: ask now if the wait ended before its timer
           boolean barrierDone = caughtUpTo.isDone(); // then the callback below runs on this (executor) thread
           caughtUpTo.whenComplete((target, barrierFailure) -> {
             if (barrierFailure != null) {
