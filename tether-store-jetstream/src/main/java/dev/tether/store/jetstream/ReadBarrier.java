@@ -177,8 +177,8 @@ final class ReadBarrier {
   /**
    * A wait of {@code nanos} on the view {@code m}, held to the barrier as {@link #afterBarrier}
    * says: no thread is held, and a wait that wakes with frames within the barrier timeout makes
-   * no request at all. Null when the view's
-   * index ended meanwhile (the instance was removed): wait on the instance's next view.
+   * no request at all. Null when the view's index ended meanwhile (the instance was removed):
+   * wait on the instance's next view.
    */
   CompletableFuture<QueryResult> waitForFrames(InstanceMirror m, String instance, FrameQuery query, long nanos) {
     m.touch();

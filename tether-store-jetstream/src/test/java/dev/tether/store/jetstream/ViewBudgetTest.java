@@ -15,6 +15,8 @@ import dev.tether.store.QueryResult;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.QuickTheory;
+import org.quicktheories.generators.SourceDSL;
 
 /** The byte budget across one host's views ({@code maxTotalBytes}): the memory store's rule, across views. */
 class ViewBudgetTest extends OneNatsServer {
@@ -88,6 +90,29 @@ class ViewBudgetTest extends OneNatsServer {
     List<Frame> kept = host.query(vm, FrameQuery.builder().afterSeq(0).build()).frames();
     assertTrue(host.viewBytes() <= BUDGET, "views hold " + host.viewBytes());
     assertTrue(kept.size() < 30 && !kept.isEmpty(), kept.size() + " frames kept");
+  }
+
+  @Test
+  void property_viewsStayWithinTheBudget_unlessEachHoldsOnlyItsNewestFrame() throws Exception {
+    JetStreamTetherStore writer = store();
+    JetStreamTetherStore host = budgeted();
+    List<String> all = new ArrayList<>();
+    QuickTheory.qt().withExamples(12).forAll(
+        SourceDSL.integers().between(1, 4), SourceDSL.integers().between(1, 5), SourceDSL.integers().between(200, 4000))
+        .checkAssert((views, frames, size) -> {
+          for (int v = 0; v < views; v++) {
+            String vm = instance("prop-" + v);
+            all.add(vm);
+            long newest = 0;
+            for (int i = 0; i < frames; i++) {
+              newest = writer.append(vm, frame(i, size));
+            }
+            List<Frame> read = host.query(vm, FrameQuery.builder().afterSeq(0).build()).frames();
+            assertEquals(newest, read.get(read.size() - 1).seq(), "a view always has its newest frame");
+          }
+          boolean allSingle = all.stream().allMatch(vm -> host.retained(vm).size() <= 1);
+          assertTrue(host.viewBytes() <= BUDGET || allSingle, host.viewBytes() + " bytes in views");
+        });
   }
 
   @Test
