@@ -310,8 +310,9 @@ public final class InstanceMirror {
    * (the next stored message after the view's newest seq, so removed seqs cost nothing): how a
    * read catches up when the view's consumer stopped delivering (its server died and a new one
    * cannot be placed yet), asking only the stream's leader, which is up whenever appends are.
-   * Stops after {@code maxMessages} requests (the consumer is the bulk path); returns whether the
-   * view reached {@code target}.
+   * Stops after {@code maxMessages} requests (the consumer is the bulk path), or when the stream
+   * answers that nothing follows (then the seqs are not skipped); returns whether the view reached
+   * {@code target}.
    *
    * @throws IOException when a request times out
    * @throws JetStreamApiException when the stream refuses one
@@ -326,7 +327,9 @@ public final class InstanceMirror {
         if (e.getApiErrorCode() != NO_MESSAGE_FOUND) {
           throw e;
         }
-        advanceTo(target); // nothing stored from there on: the rest was rolled up or evicted
+        // Nothing stored from there on, by the answering server's applied state: never skip seqs
+        // on that (a new leader may not have applied every committed message yet); the consumer
+        // or the next read brings them.
         break;
       }
       if (next == null || next.getSeq() < from) {
