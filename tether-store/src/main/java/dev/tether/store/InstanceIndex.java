@@ -76,6 +76,16 @@ final class InstanceIndex implements SequencedFrameIndex {
   }
 
   @Override
+  public long retainedBytes() {
+    return instance.retainedBytes();
+  }
+
+  @Override
+  public long evictOldestForBudget() {
+    return instance.evictForBudget();
+  }
+
+  @Override
   public int pendingWaits() {
     return instance.waiterCount();
   }

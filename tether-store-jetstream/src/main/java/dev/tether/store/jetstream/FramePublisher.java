@@ -114,6 +114,7 @@ final class FramePublisher {
           + " bytes without its images; the NATS server takes at most " + maxPayload
           + " bytes per message (max_payload). Send long text in several frames.");
     }
+    views.budget().makeRoom(instance, stored.payload().size()); // the frame comes back to this host's view
     String msgId = "tether-" + origin + "-" + msgIds.incrementAndGet();
     long deadline = System.nanoTime() + appendTimeout.toNanos();
     String subject;

@@ -10,7 +10,9 @@ import dev.tether.store.jetstream.internal.ImageOffload;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
 import io.nats.client.Connection;
+import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
 import io.nats.client.ObjectStoreManagement;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
@@ -38,6 +40,8 @@ final class InstanceBlobs {
   private final ConcurrentHashMap<String, ObjectStoreBlobStore> buckets = new ConcurrentHashMap<>();
   private final Connection nc;
   private final ObjectStoreManagement osm;
+  private final JetStream js;
+  private final JetStreamManagement jsm;
   private final Names names;
   private final int replicas;
   private final Duration timeout;
@@ -47,6 +51,8 @@ final class InstanceBlobs {
   InstanceBlobs(Connection nc, Names names, int replicas, Duration timeout, Lifecycle lifecycle) throws IOException {
     this.nc = nc;
     this.osm = nc.objectStoreManagement();
+    this.js = nc.jetStream();
+    this.jsm = nc.jetStreamManagement();
     this.names = names;
     this.replicas = replicas;
     this.timeout = timeout;
@@ -67,7 +73,7 @@ final class InstanceBlobs {
             throw e;
           }
         }
-        return new ObjectStoreBlobStore(nc.objectStore(bucket), Limits.defaults());
+        return new ObjectStoreBlobStore(nc.objectStore(bucket), js, jsm, Limits.defaults());
       } catch (IOException | JetStreamApiException e) {
         throw StreamAdmin.unavailable(i, timeout, e);
       }
@@ -136,6 +142,6 @@ final class InstanceBlobs {
     TetherStore.requireInstance(instance);
     lifecycle.checkOpen();
     ObjectStoreBlobStore cached = buckets.get(instance);
-    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), Limits.defaults());
+    return cached != null ? cached : new ObjectStoreBlobStore(nc.objectStore(names.bucket(instance)), js, jsm, Limits.defaults());
   }
 }

@@ -26,6 +26,7 @@ import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
+import io.nats.client.JetStreamOptions;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,21 +108,28 @@ import javax.net.ssl.SSLContext;
  * only writes to an instance holds nothing for it but a cached "the stream exists"). At most
  * {@link Builder#maxViews} views exist at once: a new one releases the least recently used views
  * without a wait or subscription, or is refused ({@code TOO_MANY_INSTANCES}) when all are in use.
- * Each view's ring keeps the retention's caps; there is no byte budget across views.
+ * Each view's ring keeps the retention's caps, and {@link Builder#maxTotalBytes} bounds the bytes of
+ * all views together (the memory store's budget, across views).
  *
- * <p><b>The read guarantee.</b> Before {@link #query} answers, before a
- * {@link #subscribe subscription} starts and before a {@link #waitForFrames wait} answers, a read
- * barrier asks the stream for its last sequence and lets the local view catch up to it and to the
- * newest seq this process appended (a wait sends that request while it is registered and holds no
- * thread for it, so a long-poll costs no extra round trip before an append can wake it). So a read sees every frame acknowledged before it began, on this host
- * (read-your-writes) and on any other; a wait then wakes when any host appends. A view that does
- * not catch up within {@link Builder#readBarrierTimeout} gets a new consumer (its server may have
- * died, or the connection moved to another node before jnats noticed) and
- * {@link Builder#catchUpTimeout} more. A read that still cannot be shown complete fails with
- * {@link StoreUnavailableException} (HTTP 503) instead of answering with less. When JetStream does
- * not answer at all, the local view is served only if it holds every frame this process appended
- * and the connection has not reconnected since the view was last caught up. Removal is announced
- * to the other processes on a core NATS subject.
+ * <p><b>The read guarantee.</b> Before {@link #query} answers and before a
+ * {@link #subscribe subscription} starts, a read barrier asks the stream for its last sequence and
+ * lets the local view catch up to it and to the newest seq this process appended. So a read sees
+ * every frame acknowledged before it began, on this host (read-your-writes) and on any other. A
+ * {@link #waitForFrames wait} holds no thread: one that wakes with frames answers at once (the view
+ * holds every seq up to the answer's {@code nextSeq}, so a poll from there misses nothing, and a
+ * wake costs no round trip); one still pending after the barrier timeout sends the barrier's
+ * request then (a stuck view is caught up, which wakes it), and one that ends empty answers only
+ * once the barrier passed. A view that does not catch up within
+ * {@link Builder#readBarrierTimeout} (its consumer's server died, or the connection moved before
+ * jnats noticed) reads what it lacks from the stream's leader, the node appends need too, and gets
+ * a new consumer in the background; a new view whose consumer cannot be placed (right after a node
+ * died the server may place it on that node) is read from the leader the same way. So once appends
+ * are acknowledged again after a node loss, reads answer too, within about the barrier timeout. A
+ * view that still cannot catch up waits {@link Builder#catchUpTimeout} more for new consumers, and
+ * a read that cannot be shown complete fails with {@link StoreUnavailableException} (HTTP 503)
+ * instead of answering with less. When JetStream does not answer at all, the local view is served
+ * only if it holds every frame this process appended and the connection has not reconnected since
+ * the view was last caught up. Removal is announced to the other processes on a core NATS subject.
  *
  * <p><b>Durability.</b> JetStream acknowledges once a quorum has the frame in memory and its file
  * store's write buffer, and fsyncs later (2 minutes by default; {@code sync_interval} of
@@ -181,8 +189,12 @@ public final class JetStreamTetherStore implements TetherStore {
     this.admin = new StreamAdmin(jsm, names, retention, replicas, maxPayload, appendTimeout, lifecycle::closed);
     JetStream js = nc.jetStream();
     this.delivery = nc.createDispatcher();
-    this.views = new Views(admin, names, retention, js, delivery, b.executor, ViewListener.of(b.listener),
-        appendTimeout, b.idleTimeout, b.maxViews, barrier::epoch, lifecycle);
+    // The views' consumers are made with the barrier's timeout: right after a node died the server
+    // may place a new consumer on it and never answer, and a read then reads from the stream's
+    // leader instead of waiting for jnats' default timeout (seconds) per attempt.
+    JetStream consumers = nc.jetStream(JetStreamOptions.builder().requestTimeout(b.readBarrierTimeout).build());
+    this.views = new Views(admin, names, retention, consumers, barrier.management(), delivery, b.executor, ViewListener.of(b.listener),
+        appendTimeout, b.idleTimeout, b.maxViews, b.maxTotalBytes, barrier::epoch, lifecycle);
     views.sweepOn(retries);
     byte[] r = new byte[8];
     new SecureRandom().nextBytes(r);
@@ -348,6 +360,11 @@ public final class JetStreamTetherStore implements TetherStore {
   /** Views (one consumer each) this process holds now. */
   public int openViews() {
     return views.open();
+  }
+
+  /** Payload bytes this host's views hold now, counted when {@link Builder#maxTotalBytes} is set (else 0). */
+  public long viewBytes() {
+    return views.budget().used();
   }
 
   /** Views released as idle since the store started. */
@@ -554,6 +571,7 @@ public final class JetStreamTetherStore implements TetherStore {
     private StoreListener listener = StoreListener.NONE;
     private Duration idleTimeout = Duration.ofMinutes(2);
     private int maxViews = 10_000;
+    private long maxTotalBytes = Long.MAX_VALUE;
     private int inlineImageBytes = 64 * 1024;
     private Duration openTimeout = Duration.ofSeconds(30);
     private String subjectPrefix = "tether";
@@ -659,7 +677,11 @@ public final class JetStreamTetherStore implements TetherStore {
       return this;
     }
 
-    /** How long a query waits for the local view to catch up with the stream; default 1 s. */
+    /**
+     * How long a read waits for the local view's consumer to catch up with the stream before it
+     * reads the rest from the stream's leader, and how long making a view's consumer may take;
+     * default 1 s.
+     */
     public Builder readBarrierTimeout(Duration timeout) {
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("readBarrierTimeout must be > 0 but was " + timeout);
@@ -703,6 +725,21 @@ public final class JetStreamTetherStore implements TetherStore {
         throw new IllegalArgumentException("maxViews must be >= 1 but was " + max);
       }
       this.maxViews = max;
+      return this;
+    }
+
+    /**
+     * The payload bytes all of this host's views may hold together (the memory store's
+     * {@code maxTotalBytes}, across views); default none. Over it, the oldest frame of the view
+     * holding the most bytes leaves this host's memory (never a view's last frame; the stream
+     * keeps it, and a read from before it reports the gap); an append on this host that cannot
+     * be made room for is refused with {@link ErrorCode#STORE_FULL}.
+     */
+    public Builder maxTotalBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxTotalBytes must be >= 1 but was " + bytes);
+      }
+      this.maxTotalBytes = bytes;
       return this;
     }
 

@@ -9,22 +9,22 @@ import dev.tether.api.blobs.BlobGcResult;
 import dev.tether.api.blobs.BlobKey;
 import dev.tether.api.blobs.BlobStore;
 import dev.tether.images.Images;
+import dev.tether.store.jetstream.internal.ObjectChunks;
+import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
 import io.nats.client.ObjectStore;
 import io.nats.client.api.ObjectInfo;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.io.OutputStream;
 import java.nio.file.NoSuchFileException;
+import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -35,19 +35,27 @@ import java.util.function.Predicate;
  * <p>Objects are named by their {@link BlobKey#fileName() key} ({@code {sha256-hex}.{ext}}), so
  * the same bytes stored twice, from any host, are one object; the Object Store splits them into
  * chunks below the server's {@code max_payload} and replicates them like the frames. A put of bytes
- * already present only checks the stored size. Reads fetch the whole object and verify its SHA-256
- * against the key.
+ * already present only checks the stored size. Reads look the object up once, fetch its chunks and
+ * verify their SHA-256 against the key.
  *
  * <p>Thread-safe (the jnats object store is). Image checks as {@link BlobStore} requires: the size
  * limit of {@link Limits#defaults()} and the declared type's signature, as {@link TetherException}.
  * Server and network failures are {@link IOException}s.
  */
 public final class ObjectStoreBlobStore implements BlobStore {
+  /** How long a read waits for each chunk (jnats' own {@code get} waits 1 s; a loaded host needs more). */
+  private static final Duration CHUNK_TIMEOUT = Duration.ofSeconds(5);
+
   private final ObjectStore bucket;
+  private final JetStream js;
+  private final JetStreamManagement jsm;
   private final Limits limits;
 
-  ObjectStoreBlobStore(ObjectStore bucket, Limits limits) {
+  /** {@code js} and {@code jsm} read the chunks of {@code bucket}, on the same connection. */
+  ObjectStoreBlobStore(ObjectStore bucket, JetStream js, JetStreamManagement jsm, Limits limits) {
     this.bucket = Objects.requireNonNull(bucket, "bucket");
+    this.js = Objects.requireNonNull(js, "js");
+    this.jsm = Objects.requireNonNull(jsm, "jsm");
     this.limits = Objects.requireNonNull(limits, "limits");
   }
 
@@ -105,10 +113,11 @@ public final class ObjectStoreBlobStore implements BlobStore {
   }
 
   /**
-   * The object's bytes, verified against the key: jnats checks the chunks against the object's
-   * SHA-256 digest while it reads, so an object whose digest is the key's needs no second hash;
-   * any other object is hashed here (and refused when it does not hash to its name). An object
-   * larger than the image limit is refused before it is read.
+   * The object's bytes, verified against the key: one info lookup (existence, size), then the
+   * chunks read straight into one array of the announced size and hashed on the way (jnats'
+   * {@code get} would look the info up a second time and copy through a stream). An object larger
+   * than the image limit is refused before it is read; one whose bytes do not hash to the key, or
+   * do not add up to the announced size, is {@link BlobCorruptedException}.
    */
   @Override
   public byte[] get(BlobKey key) throws IOException {
@@ -121,78 +130,19 @@ public final class ObjectStoreBlobStore implements BlobStore {
       throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " is " + info.getSize()
           + " bytes, more than an image may be (" + limits.maxImageBytes() + ")");
     }
-    ExactBuffer out = new ExactBuffer((int) info.getSize());
+    MessageDigest sha256 = BlobKey.sha256();
     byte[] bytes;
     try {
-      bucket.get(key.fileName(), out);
-      bytes = out.bytes();
+      bytes = ObjectChunks.read(js, jsm, bucketName(), info, sha256, CHUNK_TIMEOUT);
+    } catch (ObjectChunks.Mismatch e) {
+      throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " is corrupt: " + e.getMessage());
     } catch (JetStreamApiException e) {
       throw new IOException("object store " + bucketName() + " failed to read " + key + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while reading " + key);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    } catch (IllegalStateException | ExactBuffer.SizeMismatch e) {
-      // jnats reports a digest or size mismatch of the chunks as IllegalStateException
-      throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " is corrupt: " + e.getMessage());
     }
-    if (!digestIs(info.getDigest(), key) && !BlobKey.forContent(bytes, key.mediaType()).equals(key)) {
+    if (!key.matches(sha256.digest())) {
       throw new BlobCorruptedException(key, "object " + key + " in " + bucketName() + " does not hash to its name");
     }
     return bytes;
-  }
-
-  /** Whether an Object Store digest ({@code SHA-256=<base64url>}) is the key's SHA-256. */
-  static boolean digestIs(String digest, BlobKey key) {
-    if (digest == null || !digest.startsWith("SHA-256=")) {
-      return false;
-    }
-    try {
-      return Arrays.equals(Base64.getUrlDecoder().decode(digest.substring("SHA-256=".length())),
-          HexFormat.of().parseHex(key.sha256Hex()));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  /** An output stream into one array of the object's announced size; more or fewer bytes fail. */
-  private static final class ExactBuffer extends OutputStream {
-    static final class SizeMismatch extends IOException {
-      private static final long serialVersionUID = 1L;
-
-      SizeMismatch(String message) {
-        super(message);
-      }
-    }
-
-    private final byte[] bytes;
-    private int size;
-
-    ExactBuffer(int size) {
-      this.bytes = new byte[size];
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      if (len > bytes.length - size) {
-        throw new SizeMismatch("more bytes than the announced " + bytes.length);
-      }
-      System.arraycopy(b, off, bytes, size, len);
-      size += len;
-    }
-
-    byte[] bytes() throws SizeMismatch {
-      if (size != bytes.length) {
-        throw new SizeMismatch(size + " bytes, not the announced " + bytes.length);
-      }
-      return bytes;
-    }
   }
 
   /** Reads the whole verified object, then streams it; the check happens before the first byte. */

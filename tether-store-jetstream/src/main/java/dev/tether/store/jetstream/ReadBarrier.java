@@ -17,8 +17,12 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,6 +44,12 @@ final class ReadBarrier {
   private static final System.Logger LOG = System.getLogger("dev.tether.store.jetstream.JetStreamTetherStore");
   /** The JetStream API subject prefix of the connection's account ({@code $JS.API.}). */
   private static final String API_PREFIX = "$JS.API.";
+  /** How long a read waits for a view whose consumer looked stuck before it reads from the stream. */
+  private static final Duration SUSPECT_WAIT = Duration.ofMillis(50);
+  /** The most messages a read fetches from the stream's leader to catch a stuck view up. */
+  private static final int MAX_FILL = 2000;
+  /** How many consumers a stuck view tries (every half second or so) before the next read tries again. */
+  private static final int HEAL_ATTEMPTS = 20;
 
   private final Connection nc;
   private final JetStreamManagement jsm;
@@ -55,6 +65,8 @@ final class ReadBarrier {
       reconnects.incrementAndGet();
     }
   };
+  /** Sends the stream request of waits still pending after the barrier timeout. */
+  private final ScheduledThreadPoolExecutor askLater;
   /** Runs the blocking catch-up of waits whose view did not show itself caught up at once (failovers). */
   private final ThreadPoolExecutor catchUps;
 
@@ -73,6 +85,12 @@ final class ReadBarrier {
       return t;
     });
     catchUps.allowCoreThreadTimeOut(true);
+    this.askLater = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "tether-jetstream-barrier");
+      t.setDaemon(true);
+      return t;
+    });
+    askLater.setRemoveOnCancelPolicy(true);
     nc.addConnectionListener(reconnectCounter);
   }
 
@@ -115,25 +133,28 @@ final class ReadBarrier {
           + "); retry in a moment", e);
     }
     try {
-      if (m.awaitSeq(target, readBarrierTimeout)) {
+      // A view whose consumer looked stuck at the last read does not wait for it again.
+      if (m.awaitSeq(target, m.suspect() ? SUSPECT_WAIT : readBarrierTimeout)) {
         m.verified(epoch);
         return;
       }
-      // Stuck: new consumers until it moves. A consumer may be placed on a peer that is down
-      // (the meta layer still lists it), so one that brings nothing within a barrier timeout is
-      // replaced again rather than waited on.
-      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
-      long seen = m.index().lastSeq();
-      while (true) {
-        long now = m.index().lastSeq();
-        if (now == seen) {
-          try {
-            m.resubscribe(readBarrierTimeout); // concurrent readers of a stuck view replace it once
-          } catch (Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
-          }
+      // Stuck: the consumer's server may have died, or the connection moved before jnats noticed.
+      // Read what is missing from the stream's leader (up whenever appends are), and make a new
+      // consumer beside the read, since one placed on a dead peer never answers.
+      m.markSuspect();
+      heal(m, instance);
+      try {
+        if (m.fill(jsm, target, MAX_FILL)) {
+          m.verified(epoch);
+          return;
         }
-        seen = now;
+      } catch (IOException | JetStreamApiException | RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "instance {0}: reading from the stream failed: {1}", instance, e.getMessage());
+      }
+      // The leader did not answer either (or the view lacks more than a fill reads): wait for
+      // new consumers until the catch-up timeout.
+      long deadline = System.nanoTime() + catchUpTimeout.toNanos();
+      while (true) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           break;
@@ -142,6 +163,7 @@ final class ReadBarrier {
           m.verified(epoch);
           return;
         }
+        heal(m, instance);
       }
       throw new StoreUnavailableException("instance " + instance + ": this host's view is at seq " + m.index().lastSeq()
           + " but the stream is at " + target + " (not caught up within " + (readBarrierTimeout.plus(catchUpTimeout).toMillis())
@@ -153,21 +175,44 @@ final class ReadBarrier {
   }
 
   /**
-   * A wait of {@code nanos} on the view {@code m} whose answer passed the barrier: the stream's
-   * last seq is asked for while the wait is registered, and the answer waits for both, so no
-   * thread is held and an append racing the wait costs no extra round trip. Null when the view's
-   * index ended meanwhile (the instance was removed): wait on the instance's next view.
+   * A wait of {@code nanos} on the view {@code m}, held to the barrier as {@link #afterBarrier}
+   * says: no thread is held, and a wait that wakes with frames within the barrier timeout makes
+   * no request at all. Null when the view's index ended meanwhile (the instance was removed):
+   * wait on the instance's next view.
    */
   CompletableFuture<QueryResult> waitForFrames(InstanceMirror m, String instance, FrameQuery query, long nanos) {
     m.touch();
+    heal(m, instance); // a view filled without a consumer gets one, so that appends elsewhere wake the wait
     long epoch = reconnects.get();
-    CompletableFuture<Long> streamLast = LastSeqRequest.send(nc, API_PREFIX, names.stream(instance), readBarrierTimeout);
     CompletableFuture<QueryResult> inner = m.index().waitForFrames(query, nanos);
     if (inner == null) {
       return null;
     }
-    return afterBarrier(m, instance, query, epoch, streamLast, inner);
+    // The stream is asked only when the wait is still pending after the barrier timeout (a view
+    // whose consumer stopped is caught up then) or when it ends empty: a wake costs no round trip.
+    CompletableFuture<Long> streamLast = new CompletableFuture<>();
+    AtomicBoolean asked = new AtomicBoolean();
+    String stream = names.stream(instance);
+    Runnable ask = () -> {
+      if (asked.compareAndSet(false, true)) {
+        LastSeqRequest.send(nc, API_PREFIX, stream, readBarrierTimeout).whenComplete((last, e) -> {
+          if (e != null) {
+            streamLast.completeExceptionally(e);
+          } else {
+            streamLast.complete(last);
+          }
+        });
+      }
+    };
+    try {
+      ScheduledFuture<?> later = askLater.schedule(ask, readBarrierTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      inner.whenComplete((r, e) -> later.cancel(false));
+    } catch (RejectedExecutionException closing) {
+      ask.run();
+    }
+    return afterBarrier(m, instance, query, epoch, streamLast, ask, inner);
   }
+
 
   /**
    * The newest seq of {@code instance}: the stream's, or the view's when it is newer or the stream
@@ -179,6 +224,42 @@ final class ReadBarrier {
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       return m.lastSeq();
     }
+  }
+
+  /**
+   * Makes the suspect view {@code m} a new consumer on a catch-up thread, retrying every barrier
+   * timeout while the view stays suspect (a consumer create placed on a dead peer times out),
+   * for at most {@link #HEAL_ATTEMPTS} attempts; concurrent calls for one view make one consumer.
+   */
+  void heal(InstanceMirror m, String instance) {
+    if (!m.suspect() || m.stopped() || !m.startHealing()) {
+      return;
+    }
+    try {
+      catchUps.execute(() -> {
+        try {
+          for (int attempt = 0; attempt < HEAL_ATTEMPTS && m.suspect() && !m.stopped() && !lifecycle.closed(); attempt++) {
+            try {
+              m.resubscribe(Duration.ZERO);
+            } catch (Exception e) {
+              LOG.log(System.Logger.Level.DEBUG, "instance {0}: a new consumer failed: {1}", instance, e.getMessage());
+              Thread.sleep(Math.min(500, readBarrierTimeout.toMillis()));
+            }
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } finally {
+          m.endHealing();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      m.endHealing(); // closing
+    }
+  }
+
+  /** The JetStream management context of the barrier (its requests time out after the barrier timeout). */
+  JetStreamManagement management() {
+    return jsm;
   }
 
   /** Why JetStream is not ready: it does not answer an account request within the barrier timeout; null when it does. */
@@ -204,6 +285,7 @@ final class ReadBarrier {
   /** Ends the catch-up threads and stops counting reconnects; for the store's close. */
   void close() {
     catchUps.shutdownNow();
+    askLater.shutdownNow();
     try {
       nc.removeConnectionListener(reconnectCounter);
     } catch (RuntimeException e) {
@@ -212,16 +294,20 @@ final class ReadBarrier {
   }
 
   /**
-   * {@code inner}'s answer once the view is shown to hold every frame acknowledged before the
-   * wait began (see {@link #catchUp}). The common case is decided on the NATS thread: the stream's
-   * last seq arrived and the view holds it (or gets it within the barrier timeout). Anything else
-   * (no answer, a view stuck after a failover) runs the blocking {@link #catchUp} on a catch-up
-   * thread, and fails the wait with {@link StoreUnavailableException} if it cannot. An answer with
-   * frames is read again from the view after the barrier, so it holds every frame up to it.
+   * {@code inner}'s answer, held to the barrier where it matters. A wait that wakes with frames
+   * answers at once, without waiting for the stream's answer: its view holds every seq up to the
+   * answer's {@code nextSeq} (the consumer delivers in stream order), so the answer is complete up
+   * to there and a poll from its {@code nextSeq} misses nothing; wake latency is then the append
+   * and the delivery, no round trip. A wait that ends empty (its timeout) answers only once the
+   * view is shown to hold every frame acknowledged before the wait began (see {@link #catchUp}),
+   * and is read again then. The stream's last seq is asked for when the wait is still pending
+   * after the barrier timeout, or when it ends empty before; a view that does not reach it (stuck
+   * after a failover) is caught up on a catch-up thread, which is what wakes such a wait; a barrier that fails (the
+   * view cannot be shown complete) fails a wait still pending with {@link StoreUnavailableException}.
    * Cancelling the returned future ends the wait.
    */
   private CompletableFuture<QueryResult> afterBarrier(InstanceMirror m, String instance, FrameQuery query, long epoch,
-      CompletableFuture<Long> streamLast, CompletableFuture<QueryResult> inner) {
+      CompletableFuture<Long> streamLast, Runnable ask, CompletableFuture<QueryResult> inner) {
     CompletableFuture<Long> caughtUpTo = streamLast
         .thenCompose(last -> {
           long target = Math.max(last, m.ackedSeq());
@@ -238,34 +324,49 @@ final class ReadBarrier {
           return Long.MAX_VALUE; // caught up to some later seq: read the answer again
         }, catchUps));
     CompletableFuture<QueryResult> answer = new CompletableFuture<>();
+    // A wake with frames answers at once: the view holds every seq up to the answer's nextSeq (its
+    // consumer delivers in stream order), so the answer is complete up to there and the next poll
+    // continues after it; only an empty answer (a timeout) waits for the barrier, which may show
+    // frames the view was missing.
+    Thread registering = Thread.currentThread();
+    inner.whenComplete((r, e) -> {
+      Runnable complete = () -> {
+        if (e != null) {
+          CallerFutures.fail(answer, CallerFutures.unwrap(e));
+        } else if (!r.frames().isEmpty() || m.stopped()) {
+          answer.complete(r);
+        } else {
+          ask.run(); // an empty answer waits for the barrier: ask now if the wait ended before its timer
+          boolean barrierDone = caughtUpTo.isDone(); // then the callback below runs on this (executor) thread
+          caughtUpTo.whenComplete((target, barrierFailure) -> {
+            if (barrierFailure != null) {
+              return; // the answer failed with it (below)
+            }
+            Runnable again = () -> {
+              QueryResult later = withFloorGap(m, query, m.index().query(query));
+              answer.complete(later.frames().isEmpty() ? r : later);
+            };
+            if (barrierDone) {
+              again.run();
+            } else {
+              callers.complete(again); // on the NATS or catch-up thread that ended the barrier
+            }
+          });
+        }
+      };
+      if (Thread.currentThread() == registering) {
+        callers.complete(complete); // already done: this is the caller's thread
+      } else {
+        complete.run();
+      }
+    });
     caughtUpTo.whenComplete((target, barrierFailure) -> {
-      if (barrierFailure != null) {
+      if (barrierFailure != null && !answer.isDone()) {
         inner.cancel(false); // end the index wait
         Throwable cause = CallerFutures.unwrap(barrierFailure);
         callers.complete(() -> CallerFutures.fail(answer,
             lifecycle.closed() ? new CancellationException("the store was closed") : cause));
-        return;
       }
-      // Usually the wait is still pending here and completes later on the executor (the index
-      // completes it there): then the answer completes on that thread, without a second hop.
-      Thread registering = Thread.currentThread();
-      inner.whenComplete((r, e) -> {
-        Runnable complete = () -> {
-          if (e != null) {
-            CallerFutures.fail(answer, CallerFutures.unwrap(e));
-          } else if (m.stopped() || coversBarrier(r, target)) {
-            answer.complete(r);
-          } else {
-            QueryResult again = withFloorGap(m, query, m.index().query(query));
-            answer.complete(again.frames().isEmpty() ? r : again);
-          }
-        };
-        if (Thread.currentThread() == registering) {
-          callers.complete(complete); // already done: this is the NATS or catch-up thread
-        } else {
-          complete.run();
-        }
-      });
     });
     answer.whenComplete((r, e) -> {
       if (answer.isCancelled()) {
@@ -273,14 +374,5 @@ final class ReadBarrier {
       }
     });
     return answer;
-  }
-
-  /**
-   * Whether a wait's answer already holds every matching frame up to the barrier's {@code target}:
-   * it reaches the target. Otherwise (it woke or timed out before the view held the target) the
-   * answer is read again from the view, which holds it now.
-   */
-  private static boolean coversBarrier(QueryResult r, long target) {
-    return !r.frames().isEmpty() && r.frames().get(r.frames().size() - 1).seq() >= target;
   }
 }

@@ -8,9 +8,11 @@ import dev.tether.store.StoreListener;
 import dev.tether.store.jetstream.internal.InstanceMirror;
 import dev.tether.store.jetstream.internal.Names;
 import dev.tether.store.jetstream.internal.StreamAdmin;
+import dev.tether.store.jetstream.internal.ViewBudget;
 import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
+import io.nats.client.JetStreamManagement;
 import io.nats.client.api.StreamInfo;
 import java.io.IOException;
 import java.time.Duration;
@@ -38,7 +40,8 @@ import java.util.function.LongSupplier;
  * stopped}, and the reader retries on the instance's next view. Eviction: a sweep on the store's
  * retry thread releases views unused for the idle timeout; at {@code maxViews} a new view releases
  * the least recently used views that no wait or subscription holds, or is refused with
- * {@code TOO_MANY_INSTANCES}.
+ * {@code TOO_MANY_INSTANCES}. Bytes: the views' rings share one {@link ViewBudget} (none unless
+ * the store's {@code maxTotalBytes} is set).
  */
 final class Views {
   /** The store's logger, by name (a part does not reach back to the store): its setting covers the views. */
@@ -50,6 +53,12 @@ final class Views {
     volatile InstanceMirror mirror;
   }
 
+  /**
+   * The most messages a new view reads from the stream's leader when no consumer can be made (a
+   * node just died); a longer stream waits for the consumer (the read retries, as before).
+   */
+  private static final int MAX_FILL = 2000;
+
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final SequencedFrameIndex.Timer timer = SequencedFrameIndex.Timer.create("tether-jetstream-timer");
   private final AtomicLong released = new AtomicLong();
@@ -57,6 +66,7 @@ final class Views {
   private final Names names;
   private final Retention retention;
   private final JetStream js;
+  private final JetStreamManagement jsm;
   private final Dispatcher delivery;
   private final Executor executor;
   private final StoreListener listener;
@@ -65,20 +75,24 @@ final class Views {
   private final int maxViews;
   private final LongSupplier epoch;
   private final Lifecycle lifecycle;
+  private final ViewBudget budget;
 
   /**
    * @param listener the listener of the views' indexes
    * @param startTimeout how long a new view waits for the frames its stream holds (the store's
    *     append timeout), and the timeout named when making it fails
+   * @param jsm fills a view from the stream's leader when no consumer can be made (a node just died)
    * @param epoch the connection's reconnect count now (see {@link ReadBarrier#epoch()})
    */
-  Views(StreamAdmin admin, Names names, Retention retention, JetStream js, Dispatcher delivery, Executor executor,
-      StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, LongSupplier epoch,
-      Lifecycle lifecycle) {
+  Views(StreamAdmin admin, Names names, Retention retention, JetStream js, JetStreamManagement jsm, Dispatcher delivery,
+      Executor executor,
+      StoreListener listener, Duration startTimeout, Duration idleTimeout, int maxViews, long maxTotalBytes,
+      LongSupplier epoch, Lifecycle lifecycle) {
     this.admin = admin;
     this.names = names;
     this.retention = retention;
     this.js = js;
+    this.jsm = jsm;
     this.delivery = delivery;
     this.executor = executor;
     this.listener = listener;
@@ -87,6 +101,24 @@ final class Views {
     this.maxViews = maxViews;
     this.epoch = epoch;
     this.lifecycle = lifecycle;
+    this.budget = maxTotalBytes == Long.MAX_VALUE ? ViewBudget.NONE : new ViewBudget(maxTotalBytes, this::mirrors);
+  }
+
+  /** The host's byte budget across these views. */
+  ViewBudget budget() {
+    return budget;
+  }
+
+  /** The views held now (a snapshot), for the budget's evictions. */
+  private List<InstanceMirror> mirrors() {
+    List<InstanceMirror> all = new ArrayList<>(slots.size());
+    for (Slot s : slots.values()) {
+      InstanceMirror m = s.mirror;
+      if (m != null) {
+        all.add(m);
+      }
+    }
+    return all;
   }
 
   /** Releases idle views on {@code scheduler} every half idle timeout (between 250 ms and 30 s). */
@@ -271,6 +303,7 @@ final class Views {
       // Creating the consumer can time out while a stream leader is elected (a node just died):
       // retried like the stream lookups, each attempt with a fresh index.
       slot.mirror = admin.retrying(instance, () -> mirror(instance, info, startEpoch));
+      budget.enforce(); // the new view's frames count now that it is listed (it may be the largest)
       return slot.mirror;
     } catch (StoreUnavailableException | IllegalStateException | TetherException e) {
       slots.remove(instance, slot);
@@ -286,7 +319,8 @@ final class Views {
     SequencedFrameIndex index = SequencedFrameIndex.create(instance, retention, timer, 0, executor, listener);
     try {
       return InstanceMirror.start(instance, names.stream(instance), names.streamSubjects(instance),
-          info.getStreamState(), index, js, delivery, Duration.ofSeconds(2), startTimeout, startEpoch);
+          info.getStreamState(), index, js, jsm, MAX_FILL, delivery,
+          Duration.ofSeconds(2), startTimeout, startEpoch, budget);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
       index.end("could not be mirrored");
       throw e;

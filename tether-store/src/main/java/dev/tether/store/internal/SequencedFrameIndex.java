@@ -87,6 +87,16 @@ public interface SequencedFrameIndex {
   /** The retained frames, oldest first (a copy). */
   List<Frame> retained();
 
+  /** Payload bytes the index retains now (what a host-wide budget across indexes counts). */
+  long retainedBytes();
+
+  /**
+   * Evicts the oldest retained frame to make room in a budget shared with other indexes, unless
+   * it is the only one (a query after it reports the gap, as after a cap eviction). Returns the
+   * payload bytes freed, or -1 when nothing could be evicted.
+   */
+  long evictOldestForBudget();
+
   /** Waits currently pending; for monitoring and tests. */
   int pendingWaits();
 
