@@ -29,4 +29,14 @@ final class InternalsBridge implements ApiInternals.Bridge {
   public ByteBuffer plainBase64(InlineImage image) {
     return image.plainView();
   }
+
+  @Override
+  public void markImagesVerified(RawJson payload, MediaType[] types) {
+    payload.markImagesVerified(types);
+  }
+
+  @Override
+  public boolean verified(InlineImage image) {
+    return image.verified();
+  }
 }

@@ -174,7 +174,8 @@ final class PayloadJson {
         throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index
             + " has no inline \"data\" (\"ref\" is reserved; a \"blob\" ref is read after ImageRefs.inline resolves it)");
       }
-      images.add(dataEnd >= 0 ? InlineImage.plain(type, payload.array, dataStart, dataEnd - dataStart)
+      images.add(dataEnd >= 0
+          ? InlineImage.plain(type, payload.array, dataStart, dataEnd - dataStart, payload.imageVerified(index, type))
           : InlineImage.text(type, dataText));
     }
     return images;

@@ -31,11 +31,27 @@ public final class RawJson {
   final int offset;
   final int length;
   private int hash;
+  /**
+   * The media type of each image that a validator judged in this payload's {@code images}, in
+   * order, or null when none has. Set once, after validation, by {@link InternalsBridge} only; the
+   * bytes never change, so a thread that sees it sees a fact about them.
+   */
+  private volatile MediaType[] verifiedImages;
 
   RawJson(byte[] array, int offset, int length) {
     this.array = array;
     this.offset = offset;
     this.length = length;
+  }
+
+  void markImagesVerified(MediaType[] types) {
+    verifiedImages = types.clone();
+  }
+
+  /** Whether a validator passed image {@code index} of this payload, declared as {@code type}. */
+  boolean imageVerified(int index, MediaType type) {
+    MediaType[] types = verifiedImages;
+    return types != null && index < types.length && types[index] == type;
   }
 
   /**

@@ -76,6 +76,11 @@ public final class FrameValidator {
 
   /** Validates the frame in {@code wire[offset, offset + length)}. */
   public void validate(byte[] wire, int offset, int length) {
+    judgeFrame(wire, offset, length);
+  }
+
+  /** Validates and returns the declared types of the images judged (null: the type's images are not judged). */
+  private MediaType[] judgeFrame(byte[] wire, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, wire.length);
     if (length > limits.maxFrameBytes()) {
       throw TetherException.frameTooLarge(limits.maxFrameBytes());
@@ -86,32 +91,45 @@ public final class FrameValidator {
     } finally {
       scan.release(); // the per-thread scanner must not pin up to 28 MiB of frame
     }
-    judge(scan);
+    return judge(scan);
   }
 
   /**
    * Reads a frame from {@code in} (at most {@code maxFrameBytes + 1} bytes), validates it, and
    * returns it. The body is held in one buffer, which the returned frame's payload shares: no
-   * second copy is made.
+   * second copy is made. The payload's images carry an {@link dev.tether.api.ImageProof} in its
+   * typed views, so consumers do not check them again.
    */
   public Frame read(InputStream in) throws IOException {
     FrameCodec.BoundedBody body = FrameCodec.readBounded(in, limits.maxFrameBytes());
-    validate(body.buffer(), 0, body.length());
-    return ApiInternals.readShared(body.buffer(), 0, body.length());
+    return readOwned(body.buffer(), 0, body.length());
+  }
+
+  /**
+   * Validates the frame in {@code wire[offset, offset + length)} and reads it with its payload
+   * sharing {@code wire}, which the caller gives up: it must never change afterwards. As {@link
+   * #read(InputStream)}, the images carry their proof.
+   */
+  public Frame readOwned(byte[] wire, int offset, int length) {
+    MediaType[] verified = judgeFrame(wire, offset, length);
+    return marked(ApiInternals.readShared(wire, offset, length), verified);
   }
 
   /** Validates, then reads, a frame in its wire form. The payload is copied out of {@code wire}. */
   public Frame read(byte[] wire) {
-    validate(wire);
-    return FrameCodec.withLimits(limits).read(wire);
+    MediaType[] verified = judgeFrame(wire, 0, wire.length);
+    return marked(FrameCodec.withLimits(limits).read(wire), verified);
   }
 
-  /** Validates a frame object (its payload against its type), for consumers that got it elsewhere. */
+  /**
+   * Validates a frame object (its payload against its type), for consumers that got it elsewhere.
+   * Once it passes, the payload's images carry their proof.
+   */
   public void validate(Frame frame) {
     validatePayload(frame.type(), frame.payload());
   }
 
-  /** Validates {@code payload} as the payload of a frame of {@code type}. */
+  /** Validates {@code payload} as the payload of a frame of {@code type}; as {@link #validate(Frame)}. */
   public void validatePayload(String type, RawJson payload) {
     FrameScan scan = SCANS.get();
     try {
@@ -119,7 +137,17 @@ public final class FrameValidator {
     } finally {
       scan.release();
     }
-    judge(scan);
+    MediaType[] verified = judge(scan);
+    if (verified != null) {
+      ApiInternals.markImagesVerified(payload, verified);
+    }
+  }
+
+  private static Frame marked(Frame frame, MediaType[] verified) {
+    if (verified != null && frame.hasPayload()) {
+      ApiInternals.markImagesVerified(frame.payload(), verified);
+    }
+    return frame;
   }
 
   /**
@@ -137,7 +165,11 @@ public final class FrameValidator {
     requireFrameTotal(total);
   }
 
-  private void judge(FrameScan scan) {
+  /**
+   * Judges what the scan found; returns each image's declared type (null for a blob ref) when the
+   * frame's type carries images and every one was judged, else null.
+   */
+  private MediaType[] judge(FrameScan scan) {
     String type = scan.type();
     Boolean imagesAllowed = FrameScan.imagesAllowed(type);
     if (imagesAllowed != null && scan.imagesNotArray()) {
@@ -153,17 +185,20 @@ public final class FrameValidator {
           type + " payload needs a string \"text\" (use \"\" for an image-only message)");
     }
     if (imagesAllowed == null) {
-      return; // unknown types pass through untouched
+      return null; // unknown types pass through untouched
     }
     int count = scan.imageCount();
     if (count > limits.maxImagesPerMessage()) {
       throw tooManyImages(count);
     }
+    MediaType[] types = new MediaType[count];
     long total = 0;
     for (int i = 0; i < count; i++) {
       total += judgeImage(scan, i);
+      types[i] = scan.blob(i) != null ? null : MediaType.parse(scan.mediaType(i)).orElseThrow();
     }
     requireFrameTotal(total);
+    return imagesAllowed ? types : null;
   }
 
   private long judgeImage(FrameScan scan, int i) {

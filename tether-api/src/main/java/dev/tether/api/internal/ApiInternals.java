@@ -2,6 +2,7 @@ package dev.tether.api.internal;
 
 import dev.tether.api.Frame;
 import dev.tether.api.InlineImage;
+import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -34,6 +35,12 @@ public final class ApiInternals {
 
     /** See {@link ApiInternals#plainBase64}. */
     ByteBuffer plainBase64(InlineImage image);
+
+    /** See {@link ApiInternals#markImagesVerified}. */
+    void markImagesVerified(RawJson payload, MediaType[] types);
+
+    /** See {@link ApiInternals#verified}. */
+    boolean verified(InlineImage image);
   }
 
   private static volatile Bridge bridge;
@@ -77,6 +84,22 @@ public final class ApiInternals {
    */
   public static ByteBuffer plainBase64(InlineImage image) {
     return bridge().plainBase64(image);
+  }
+
+  /**
+   * Records that a validator has judged every image of {@code payload}'s {@code images} (strict
+   * base64, no {@code data:} prefix, signature matching the declared type); {@code types[i]} is
+   * image {@code i}'s declared type, null for a blob ref. The payload's typed views then give
+   * those images an {@code ImageProof}, and consumers skip the checks already made. Only the
+   * validator and the store's read path (for bytes it stored after validation) may call this.
+   */
+  public static void markImagesVerified(RawJson payload, MediaType[] types) {
+    bridge().markImagesVerified(Objects.requireNonNull(payload, "payload"), types);
+  }
+
+  /** Whether a validator passed {@code image}'s bytes under its media type (see {@link #markImagesVerified}). */
+  public static boolean verified(InlineImage image) {
+    return bridge().verified(image);
   }
 
   private static Bridge bridge() {
