@@ -31,8 +31,8 @@ final class InternalsBridge implements ApiInternals.Bridge {
   }
 
   @Override
-  public void markImagesVerified(RawJson payload, MediaType[] types) {
-    payload.markImagesVerified(types);
+  public void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends) {
+    payload.markImagesVerified(new VerifiedImages(types.clone(), starts.clone(), ends.clone()));
   }
 
   @Override

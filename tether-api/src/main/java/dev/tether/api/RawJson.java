@@ -32,11 +32,11 @@ public final class RawJson {
   final int length;
   private int hash;
   /**
-   * The media type of each image that a validator judged in this payload's {@code images}, in
-   * order, or null when none has. Set once, after validation, by {@link InternalsBridge} only; the
-   * bytes never change, so a thread that sees it sees a fact about them.
+   * What a validator proved about this payload's {@code images}, or null when none has judged
+   * them. Set after validation, by {@link InternalsBridge} only; the bytes never change, so a
+   * thread that sees it sees a fact about them.
    */
-  private volatile MediaType[] verifiedImages;
+  private volatile VerifiedImages verifiedImages;
 
   RawJson(byte[] array, int offset, int length) {
     this.array = array;
@@ -44,14 +44,13 @@ public final class RawJson {
     this.length = length;
   }
 
-  void markImagesVerified(MediaType[] types) {
-    verifiedImages = types.clone();
+  void markImagesVerified(VerifiedImages facts) {
+    verifiedImages = facts;
   }
 
-  /** Whether a validator passed image {@code index} of this payload, declared as {@code type}. */
-  boolean imageVerified(int index, MediaType type) {
-    MediaType[] types = verifiedImages;
-    return types != null && index < types.length && types[index] == type;
+  /** What a validator proved about the images, or null. */
+  VerifiedImages verifiedImages() {
+    return verifiedImages;
   }
 
   /**

@@ -79,8 +79,8 @@ public final class FrameValidator {
     judgeFrame(wire, offset, length);
   }
 
-  /** Validates and returns the declared types of the images judged (null: the type's images are not judged). */
-  private MediaType[] judgeFrame(byte[] wire, int offset, int length) {
+  /** Validates, and returns what it proved about the images (null: the type's images are not judged). */
+  private Proven judgeFrame(byte[] wire, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, wire.length);
     if (length > limits.maxFrameBytes()) {
       throw TetherException.frameTooLarge(limits.maxFrameBytes());
@@ -111,13 +111,13 @@ public final class FrameValidator {
    * #read(InputStream)}, the images carry their proof.
    */
   public Frame readOwned(byte[] wire, int offset, int length) {
-    MediaType[] verified = judgeFrame(wire, offset, length);
+    Proven verified = judgeFrame(wire, offset, length);
     return marked(ApiInternals.readShared(wire, offset, length), verified);
   }
 
   /** Validates, then reads, a frame in its wire form. The payload is copied out of {@code wire}. */
   public Frame read(byte[] wire) {
-    MediaType[] verified = judgeFrame(wire, 0, wire.length);
+    Proven verified = judgeFrame(wire, 0, wire.length);
     return marked(FrameCodec.withLimits(limits).read(wire), verified);
   }
 
@@ -137,15 +137,15 @@ public final class FrameValidator {
     } finally {
       scan.release();
     }
-    MediaType[] verified = judge(scan);
+    Proven verified = judge(scan);
     if (verified != null) {
-      ApiInternals.markImagesVerified(payload, verified);
+      ApiInternals.markImagesVerified(payload, verified.types(), verified.starts(), verified.ends());
     }
   }
 
-  private static Frame marked(Frame frame, MediaType[] verified) {
+  private static Frame marked(Frame frame, Proven verified) {
     if (verified != null && frame.hasPayload()) {
-      ApiInternals.markImagesVerified(frame.payload(), verified);
+      ApiInternals.markImagesVerified(frame.payload(), verified.types(), verified.starts(), verified.ends());
     }
     return frame;
   }
@@ -165,11 +165,8 @@ public final class FrameValidator {
     requireFrameTotal(total);
   }
 
-  /**
-   * Judges what the scan found; returns each image's declared type (null for a blob ref) when the
-   * frame's type carries images and every one was judged, else null.
-   */
-  private MediaType[] judge(FrameScan scan) {
+  /** Judges what the scan found; returns what it proves when the frame's type carries images, else null. */
+  private Proven judge(FrameScan scan) {
     String type = scan.type();
     Boolean imagesAllowed = FrameScan.imagesAllowed(type);
     if (imagesAllowed != null && scan.imagesNotArray()) {
@@ -192,14 +189,25 @@ public final class FrameValidator {
       throw tooManyImages(count);
     }
     MediaType[] types = new MediaType[count];
+    int[] starts = new int[count];
+    int[] ends = new int[count];
     long total = 0;
     for (int i = 0; i < count; i++) {
       total += judgeImage(scan, i);
-      types[i] = scan.blob(i) != null ? null : MediaType.parse(scan.mediaType(i)).orElseThrow();
+      boolean inline = scan.blob(i) == null;
+      types[i] = inline ? MediaType.parse(scan.mediaType(i)).orElseThrow() : null;
+      starts[i] = inline ? scan.dataStart(i) : -1;
+      ends[i] = inline ? scan.dataEnd(i) : -1;
     }
     requireFrameTotal(total);
-    return imagesAllowed ? types : null;
+    return imagesAllowed ? new Proven(types, starts, ends) : null;
   }
+
+  /**
+   * What a passed frame proves about its images: each one's declared type (null for a blob ref) and
+   * where its data string lies in the payload (-1 for none or one with escapes).
+   */
+  private record Proven(MediaType[] types, int[] starts, int[] ends) {}
 
   private long judgeImage(FrameScan scan, int i) {
     if (scan.shapeProblem(i) != null) {

@@ -37,7 +37,7 @@ public final class ApiInternals {
     ByteBuffer plainBase64(InlineImage image);
 
     /** See {@link ApiInternals#markImagesVerified}. */
-    void markImagesVerified(RawJson payload, MediaType[] types);
+    void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends);
 
     /** See {@link ApiInternals#verified}. */
     boolean verified(InlineImage image);
@@ -89,12 +89,18 @@ public final class ApiInternals {
   /**
    * Records that a validator has judged every image of {@code payload}'s {@code images} (strict
    * base64, no {@code data:} prefix, signature matching the declared type); {@code types[i]} is
-   * image {@code i}'s declared type, null for a blob ref. The payload's typed views then give
-   * those images an {@code ImageProof}, and consumers skip the checks already made. Only the
-   * validator and the store's read path (for bytes it stored after validation) may call this.
+   * image {@code i}'s declared type, null for a blob ref; {@code starts[i]} and {@code ends[i]} are
+   * where its data string's first byte and closing quote are, relative to the payload's first
+   * byte ({@code ends[i]} -1 when the string had escapes). The payload's typed views then give
+   * those images an {@code ImageProof} and move past their data without scanning it again, and
+   * consumers skip the checks already made. Only the validator and the store's read path (for
+   * bytes it stored after validation) may call this.
    */
-  public static void markImagesVerified(RawJson payload, MediaType[] types) {
-    bridge().markImagesVerified(Objects.requireNonNull(payload, "payload"), types);
+  public static void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends) {
+    if (types.length != starts.length || types.length != ends.length) {
+      throw new IllegalArgumentException("one type, start and end per image");
+    }
+    bridge().markImagesVerified(Objects.requireNonNull(payload, "payload"), types, starts, ends);
   }
 
   /** Whether a validator passed {@code image}'s bytes under its media type (see {@link #markImagesVerified}). */

@@ -49,6 +49,22 @@ public final class PlainStringParser extends UTF8StreamJsonParser {
   }
 
   /**
+   * {@link #skipPlainString()} for a string value whose closing quote a validator has already found
+   * at {@code end}, with strict base64 (printable ASCII, no quote, no backslash) before it: moves
+   * there without scanning again. Returns -1 and changes nothing unless the parser stands on an
+   * unread string value and {@code end} is a quote at or after the value's first byte.
+   */
+  public int skipProvenString(int end) {
+    if (currentToken() != JsonToken.VALUE_STRING || !_tokenIncomplete || end < _inputPtr || end >= _inputEnd
+        || _inputBuffer[end] != '"') {
+      return -1;
+    }
+    _inputPtr = end + 1;
+    _tokenIncomplete = false;
+    return end;
+  }
+
+  /**
    * As {@link #skipPlainString()}, but returns the value as a Latin-1 string (one copy of its bytes),
    * which also stays the parser's text of the current token; {@code null} where that returns -1.
    */

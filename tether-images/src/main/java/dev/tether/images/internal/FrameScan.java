@@ -48,6 +48,9 @@ public final class FrameScan extends JsonScanner {
   private final String[] shapeProblems = new String[MAX_TRACKED];
   private final byte[][] heads = new byte[MAX_TRACKED][];
   private final int[] headLengths = new int[MAX_TRACKED];
+  private final int[] dataStarts = new int[MAX_TRACKED];
+  private final int[] dataEnds = new int[MAX_TRACKED];
+  private int payloadStart;
 
   public String type() {
     return type;
@@ -116,6 +119,19 @@ public final class FrameScan extends JsonScanner {
 
   public int headLength(int i) {
     return headLengths[i];
+  }
+
+  /** Where image {@code i}'s data string starts (after its quote), relative to the payload's '{'. */
+  public int dataStart(int i) {
+    return dataStarts[i];
+  }
+
+  /**
+   * Where image {@code i}'s data string's closing quote is, relative to the payload's '{', when the
+   * string held base64 without escapes; else -1. Meaningful only for an image that has data.
+   */
+  public int dataEnd(int i) {
+    return dataEnds[i];
   }
 
   private void resetFacts() {
@@ -307,6 +323,7 @@ public final class FrameScan extends JsonScanner {
     if (peek() != '{') {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
     }
+    payloadStart = pos;
     if (!openObject()) {
       return;
     }
@@ -437,6 +454,9 @@ public final class FrameScan extends JsonScanner {
   private void dataString(int index) {
     pos++;
     int start = pos;
+    dataStarts[index] = start - payloadStart;
+    dataEnds[index] = -1;
+    boolean escaped = false;
     if (end - start >= 5 && buf[start] == 'd' && buf[start + 1] == 'a' && buf[start + 2] == 't'
         && buf[start + 3] == 'a' && buf[start + 4] == ':') {
       dataUri[index] = true;
@@ -454,10 +474,14 @@ public final class FrameScan extends JsonScanner {
       }
       int b = buf[pos] & 0xff;
       if (b == '"') {
+        if (!escaped) {
+          dataEnds[index] = pos - payloadStart;
+        }
         pos++;
         break;
       }
       if (b == '\\') {
+        escaped = true;
         pos++;
         int c = readEscape();
         if (check.feed(c)) {
