@@ -85,6 +85,29 @@ class ValidateOnceDifferentialTest {
     assertEquals(ImageRule.TYPE_MISMATCH, e.rule());
   }
 
+  /** tether_read gives the same content for a proven frame (its data not scanned again) as for the codec's. */
+  @Test
+  void tetherReadGivesTheSameContentForProvenFrames() {
+    qt().withExamples(200).withFixedSeed(38L).forAll(longs().all()).checkAssert(seed -> {
+      Random random = new Random(seed);
+      String wire = new String(frame(random), StandardCharsets.UTF_8).replace("user.message", "assistant.done");
+      if (random.nextBoolean()) {
+        wire = wire.replace("/", "\\/"); // escaped slashes: valid JSON, the same base64, no proven span
+      }
+      if (random.nextBoolean()) {
+        wire = wire.replace("\"text\":\"hi\"", "\"text\":\"hi\",\"x\":{\"data\":\"AAAA\"}");
+      }
+      byte[] bytes = wire.getBytes(StandardCharsets.UTF_8);
+      Ingress old = oldPath(bytes);
+      Ingress now = newPath(bytes);
+      assertEquals(old.rejected(), now.rejected(), "seed " + seed);
+      if (old.frame() != null) {
+        assertEquals(new McpReadResult(List.of(old.frame()), 1, false).toContent(),
+            new McpReadResult(List.of(now.frame()), 1, false).toContent(), "seed " + seed);
+      }
+    });
+  }
+
   /** What the ingress gave: a frame, or the validator's rejection. */
   record Ingress(Frame frame, String rejected) {}
 

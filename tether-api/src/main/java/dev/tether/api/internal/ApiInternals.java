@@ -41,6 +41,9 @@ public final class ApiInternals {
 
     /** See {@link ApiInternals#verified}. */
     boolean verified(InlineImage image);
+
+    /** Hands {@code parser}, made over {@code json}'s bytes, what a validator proved about its strings. */
+    void proveStrings(RawJson json, PlainStringParser parser);
   }
 
   private static volatile Bridge bridge;
@@ -106,6 +109,11 @@ public final class ApiInternals {
   /** Whether a validator passed {@code image}'s bytes under its media type (see {@link #markImagesVerified}). */
   public static boolean verified(InlineImage image) {
     return bridge().verified(image);
+  }
+
+  /** See {@link Bridge#proveStrings}; for {@code TetherJson.parser(RawJson)}. */
+  public static void proveStrings(RawJson json, PlainStringParser parser) {
+    bridge().proveStrings(json, parser);
   }
 
   private static Bridge bridge() {
