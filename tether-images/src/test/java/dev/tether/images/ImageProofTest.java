@@ -65,6 +65,19 @@ class ImageProofTest {
   }
 
   @Test
+  void aPayloadWithLeadingWhitespaceReadsTheSameWhenProven() {
+    String data = Base64.getEncoder().encodeToString(png(300));
+    String json = " \n {\"x\":\"\",\"text\":\"t\",\"images\":[" + image("image/png", data) + "," + image("image/png", data) + "]}";
+    Frame frame = Frame.builder("assistant.done").payload(RawJson.of(json)).build();
+    List<Image> before = images(frame);
+    FrameValidator.standard().validate(frame);
+    List<Image> after = images(frame);
+    assertTrue(after.get(1).isVerified());
+    assertEquals(before, after);
+    assertEquals(data, after.get(1).data());
+  }
+
+  @Test
   void aProofCannotBeMovedToOtherDataOrAnotherType() {
     byte[] wire = frame("assistant.done", image("image/png", Base64.getEncoder().encodeToString(png(100))));
     Image proven = images(FrameValidator.standard().read(wire)).get(0);

@@ -51,6 +51,8 @@ public final class FrameScan extends JsonScanner {
   private final int[] dataStarts = new int[MAX_TRACKED];
   private final int[] dataEnds = new int[MAX_TRACKED];
   private int payloadStart;
+  /** Where the payload's bytes start when scanning a payload alone (its first byte, maybe whitespace); -1 in a frame. */
+  private int payloadBase = -1;
 
   public String type() {
     return type;
@@ -315,7 +317,12 @@ public final class FrameScan extends JsonScanner {
     init(bytes, offset, length);
     resetFacts();
     type = frameType;
-    payloadObject();
+    payloadBase = offset;
+    try {
+      payloadObject();
+    } finally {
+      payloadBase = -1;
+    }
     expectEnd();
   }
 
@@ -323,7 +330,7 @@ public final class FrameScan extends JsonScanner {
     if (peek() != '{') {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
     }
-    payloadStart = pos;
+    payloadStart = payloadBase >= 0 ? payloadBase : pos; // a frame's payload RawJson starts at its '{'
     if (!openObject()) {
       return;
     }
