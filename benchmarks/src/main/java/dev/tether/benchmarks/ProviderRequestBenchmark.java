@@ -9,12 +9,15 @@ import dev.tether.api.ImageData;
 import dev.tether.api.MediaType;
 import dev.tether.api.Part;
 import dev.tether.api.Payload;
+import dev.tether.api.Role;
 import dev.tether.api.SessionKey;
 import dev.tether.api.Turn;
+import dev.tether.images.FrameValidator;
 import dev.tether.images.Images;
 import dev.tether.llm.LlmRequest;
 import dev.tether.llm.ProviderProfile;
 import dev.tether.llm.RequestOptions;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * OpenAI Chat or Gemini request ({@code provider}): the payload's typed view, a one-turn
  * {@link Conversation} holding each image's base64 as it came ({@link ImageData#of(Image)}),
  * {@link LlmRequest#prepare} (every profile check) and {@link LlmRequest#writeTo} into a stream
- * that counts and discards. 3 MiB keeps four images within every profile's limits (Anthropic's
+ * that counts and discards. The frame is read as the server stores it, through {@link
+ * FrameValidator#read}, so its images carry the validator's proof; {@code frameToRequestUnproven}
+ * takes the same bytes read by the codec alone (the full checks, as before). 3 MiB keeps four images within every profile's limits (Anthropic's
  * portable 5 MB of base64 per image, Gemini's 20 MB in all). The base64 is already in the frame,
  * so the floor ({@code frameToRequestFloor}) copies it: into one {@code String} per image (the
  * form {@link ImageData} holds it in) and from there, through a 48 KiB buffer, into the same stream.
@@ -61,6 +66,7 @@ public class ProviderRequestBenchmark {
   public String provider;
 
   Frame frame;
+  Frame unproven;
   List<BenchImages.Span> spans;
   ProviderProfile profile;
   RequestOptions options;
@@ -74,7 +80,10 @@ public class ProviderRequestBenchmark {
     }
     Frame built = Frames.userMessage(new SessionKey("host", "default"), "host-1",
         "[Alice]: What changed between these four charts?", images, null);
-    frame = FrameCodec.standard().read(FrameCodec.standard().write(built));
+    byte[] wire = FrameCodec.standard().write(built);
+    // as the server stores it (and the in-process agent reads it): validated once, images proven
+    frame = FrameValidator.standard().read(new ByteArrayInputStream(wire));
+    unproven = FrameCodec.standard().read(wire);
     spans = BenchImages.dataSpans(frame.payload());
     profile = switch (provider) {
       case "claude" -> ProviderProfile.anthropic();
@@ -91,13 +100,26 @@ public class ProviderRequestBenchmark {
 
   @Benchmark
   public long frameToRequest() throws IOException {
+    return toRequest(frame);
+  }
+
+  /**
+   * The same frame read by the codec alone (as an agent reads a poll over HTTP), so its images carry
+   * no validator's proof and the profile checks each in full: the path before "validate once".
+   */
+  @Benchmark
+  public long frameToRequestUnproven() throws IOException {
+    return toRequest(unproven);
+  }
+
+  private long toRequest(Frame frame) throws IOException {
     Payload.UserMessage message = (Payload.UserMessage) frame.payloadView();
     List<Part> parts = new ArrayList<>(message.images().size() + 1);
     parts.add(new Part.Text(message.text()));
     for (Image image : message.images()) {
       parts.add(new Part.Image(image.mediaType(), ImageData.of(image)));
     }
-    Conversation conversation = new Conversation("You are a careful analyst of charts.", List.of(new Turn(dev.tether.api.Role.USER, parts)));
+    Conversation conversation = new Conversation("You are a careful analyst of charts.", List.of(new Turn(Role.USER, parts)));
     ClaudeRequestBenchmark.CountingSink sink = new ClaudeRequestBenchmark.CountingSink();
     LlmRequest.prepare(profile, conversation, options).writeTo(sink);
     return sink.count;

@@ -10,9 +10,12 @@ import dev.tether.api.Limits;
 import dev.tether.api.MediaType;
 import dev.tether.api.SessionKey;
 import dev.tether.chat.AnswerImages;
+import dev.tether.images.FrameValidator;
 import dev.tether.images.Images;
 import dev.tether.telegram.TelegramChat;
 import dev.tether.telegram.internal.PhotoUpload;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -35,7 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * read from its wire bytes): the payload read as the bridge's egress reads it (text and each
  * image's base64 left in the payload's bytes, {@code InlineAnswer.read}), each image checked
  * against the bridge's limits and decoded from those bytes into its {@code sendPhoto} multipart body
- * ({@link AnswerImages}, {@link PhotoUpload}), as the egress does before each upload. The floor ({@code answerToUploadsFloor}) is one JDK
+ * ({@link AnswerImages}, {@link PhotoUpload}), as the egress does before each upload. The frame
+ * is read as the server stores it ({@link FrameValidator#read}: images proven);
+ * {@code answerToUploadsUnproven} reads the same bytes with the codec alone (full checks). The floor ({@code answerToUploadsFloor}) is one JDK
  * base64 decode of each image from the payload's bytes.
  *
  * <pre>
@@ -54,10 +59,11 @@ public class TelegramPhotoBenchmark {
 
   private final TelegramChat chat = TelegramChat.of(12345);
   Frame frame;
+  Frame unproven;
   List<BenchImages.Span> spans;
 
   @Setup
-  public void setUp() {
+  public void setUp() throws IOException {
     Random random = new Random(11);
     List<Image> images = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -65,7 +71,10 @@ public class TelegramPhotoBenchmark {
     }
     Frame built = Frames.assistantDone(new SessionKey(TelegramChat.CHANNEL, chat.sessionId()), "host-1",
         "Here are the four charts.", images);
-    frame = FrameCodec.standard().read(FrameCodec.standard().write(built));
+    byte[] wire = FrameCodec.standard().write(built);
+    // as the server stores it: validated once, images proven
+    frame = FrameValidator.standard().read(new ByteArrayInputStream(wire));
+    unproven = FrameCodec.standard().read(wire);
     spans = BenchImages.dataSpans(frame.payload());
     List<PhotoUpload> uploads = answerToUploads();
     if (uploads.size() != 4 || !uploads.get(3).method().equals("sendPhoto") || uploads.get(3).body().length() < IMAGE_BYTES) {
@@ -75,6 +84,16 @@ public class TelegramPhotoBenchmark {
 
   @Benchmark
   public List<PhotoUpload> answerToUploads() {
+    return uploads(frame);
+  }
+
+  /** The same bytes read by the codec alone: no validator's proof, every image checked in full (as before). */
+  @Benchmark
+  public List<PhotoUpload> answerToUploadsUnproven() {
+    return uploads(unproven);
+  }
+
+  private List<PhotoUpload> uploads(Frame frame) {
     InlineAnswer done = InlineAnswer.read(frame);
     List<PhotoUpload> uploads = new ArrayList<>(done.images().size());
     for (int i = 0; i < done.images().size(); i++) {

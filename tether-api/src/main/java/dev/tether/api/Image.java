@@ -12,11 +12,41 @@ import java.util.Objects;
  *
  * @param mediaType one of the four supported types
  * @param data standard base64 of the image bytes, as on the wire
+ * @param proof the validator's {@link ImageProof} for exactly this data and type, or null (the
+ *     image is then checked in full by whoever consumes it)
  */
-public record Image(MediaType mediaType, String data) {
+public record Image(MediaType mediaType, String data, ImageProof proof) {
+  /**
+   * @throws IllegalArgumentException when {@code proof} is not null and does not cover exactly
+   *     {@code data} under {@code mediaType}
+   */
   public Image {
     Objects.requireNonNull(mediaType, "mediaType");
     Objects.requireNonNull(data, "data");
+    if (proof != null && !proof.covers(mediaType, data)) {
+      throw new IllegalArgumentException("the proof was made for other data or another media type");
+    }
+  }
+
+  /** An image without a proof of validation: consumers check it in full. */
+  public Image(MediaType mediaType, String data) {
+    this(mediaType, data, null);
+  }
+
+  /** Whether a validator's {@link ImageProof} comes with the image. */
+  public boolean isVerified() {
+    return proof != null;
+  }
+
+  /** Equal when type and data are; the proof is not part of the value. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Image other && mediaType == other.mediaType && data.equals(other.data);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * mediaType.hashCode() + data.hashCode();
   }
 
   /** The decoded size in bytes, computed from the base64 length without decoding. */

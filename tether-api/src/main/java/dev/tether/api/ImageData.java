@@ -19,25 +19,36 @@ import java.util.Objects;
 public final class ImageData {
   private final byte[] bytes;
   private final String base64;
+  private final ImageProof proof;
 
-  private ImageData(byte[] bytes, String base64) {
+  private ImageData(byte[] bytes, String base64, ImageProof proof) {
     this.bytes = bytes;
     this.base64 = base64;
+    this.proof = proof;
   }
 
   /** Decoded image bytes; the array is copied. */
   public static ImageData ofBytes(byte[] bytes) {
-    return new ImageData(bytes.clone(), null);
+    return new ImageData(bytes.clone(), null, null);
   }
 
   /** Standard base64 text as on the wire; not decoded until needed. The caller has validated it. */
   public static ImageData ofBase64(String base64) {
-    return new ImageData(null, Objects.requireNonNull(base64, "base64"));
+    return new ImageData(null, Objects.requireNonNull(base64, "base64"), null);
   }
 
-  /** The wire image's data. */
+  /** The wire image's data, with the image's {@link ImageProof} when it has one. */
   public static ImageData of(Image image) {
-    return ofBase64(image.data());
+    return new ImageData(null, image.data(), image.proof());
+  }
+
+  /**
+   * Whether a validator's {@link ImageProof} covers this exact base64 text declared as {@code
+   * type}: strict base64 whose signature is {@code type}'s. False for decoded bytes, for text
+   * without a proof and for any other type; consumers then check the data in full.
+   */
+  public boolean isVerifiedAs(MediaType type) {
+    return proof != null && proof.covers(type, base64);
   }
 
   /** Whether the data is held as base64 text (and {@link #base64()} costs nothing). */

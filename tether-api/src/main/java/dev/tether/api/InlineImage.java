@@ -22,24 +22,29 @@ public final class InlineImage {
   private final int offset;
   private final int length;
   private final String text;
+  private final boolean verified;
 
-  private InlineImage(MediaType mediaType, byte[] array, int offset, int length, String text) {
+  private InlineImage(MediaType mediaType, byte[] array, int offset, int length, String text, boolean verified) {
     this.mediaType = Objects.requireNonNull(mediaType, "mediaType");
     this.array = array;
     this.offset = offset;
     this.length = length;
     this.text = text;
+    this.verified = verified;
   }
 
-  /** The base64 is {@code array[offset, offset + length)}: plain ASCII, no escapes. */
-  static InlineImage plain(MediaType mediaType, byte[] array, int offset, int length) {
+  /**
+   * The base64 is {@code array[offset, offset + length)}: plain ASCII, no escapes. {@code verified}:
+   * a validator passed these bytes as this image's data under {@code mediaType} (see {@link ImageProof}).
+   */
+  static InlineImage plain(MediaType mediaType, byte[] array, int offset, int length, boolean verified) {
     Objects.checkFromIndexSize(offset, length, array.length);
-    return new InlineImage(mediaType, array, offset, length, null);
+    return new InlineImage(mediaType, array, offset, length, null, verified);
   }
 
-  /** The base64 is {@code text}: the JSON string held escapes or bytes beyond ASCII. */
+  /** The base64 is {@code text}: the JSON string held escapes or bytes beyond ASCII. Never verified. */
   static InlineImage text(MediaType mediaType, String text) {
-    return new InlineImage(mediaType, null, 0, 0, Objects.requireNonNull(text, "text"));
+    return new InlineImage(mediaType, null, 0, 0, Objects.requireNonNull(text, "text"), false);
   }
 
   public MediaType mediaType() {
@@ -51,9 +56,21 @@ public final class InlineImage {
     return array != null;
   }
 
-  /** The typed image: for a plain image one Latin-1 copy of its bytes, the same text either way. */
+  /**
+   * The typed image: for a plain image one Latin-1 copy of its bytes, the same text either way; with
+   * an {@link ImageProof} for that copy when a validator passed the bytes.
+   */
   public Image toImage() {
-    return new Image(mediaType, isPlain() ? new String(array, offset, length, StandardCharsets.ISO_8859_1) : text);
+    if (!isPlain()) {
+      return new Image(mediaType, text);
+    }
+    String data = new String(array, offset, length, StandardCharsets.ISO_8859_1);
+    return new Image(mediaType, data, verified ? new ImageProof(mediaType, data) : null);
+  }
+
+  /** Whether a validator passed this image's bytes (see {@link ImageProof}); for the checks in tether-images. */
+  boolean verified() {
+    return verified;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.tether.api;
 
 import dev.tether.api.internal.ApiInternals;
+import dev.tether.api.internal.PlainStringParser;
 import java.nio.ByteBuffer;
 
 /** Gives the other tether modules zero-copy access to payload bytes; see {@link ApiInternals}. */
@@ -28,5 +29,23 @@ final class InternalsBridge implements ApiInternals.Bridge {
   @Override
   public ByteBuffer plainBase64(InlineImage image) {
     return image.plainView();
+  }
+
+  @Override
+  public void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends) {
+    payload.markImagesVerified(new VerifiedImages(types.clone(), starts.clone(), ends.clone()));
+  }
+
+  @Override
+  public void proveStrings(RawJson json, PlainStringParser parser) {
+    VerifiedImages v = json.verifiedImages();
+    if (v != null) {
+      parser.proven(json.offset, v.starts(), v.ends());
+    }
+  }
+
+  @Override
+  public boolean verified(InlineImage image) {
+    return image.verified();
   }
 }

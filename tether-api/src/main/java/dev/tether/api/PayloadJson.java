@@ -130,6 +130,7 @@ final class PayloadJson {
       throw malformed("images must be an array of {\"media_type\", \"data\"} objects");
     }
     List<InlineImage> images = new ArrayList<>();
+    VerifiedImages verified = payload.verifiedImages();
     for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
       int index = images.size();
       if (e != JsonToken.START_OBJECT) {
@@ -153,7 +154,10 @@ final class PayloadJson {
           int limit = payload.offset + payload.length;
           hasData = true;
           dataStart = payload.offset + (int) p.currentTokenLocation().getByteOffset() + 1;
-          dataEnd = p instanceof PlainStringParser plain ? plain.skipPlainString() : -1;
+          int proven = verified == null ? -1 : verified.end(index, dataStart - payload.offset);
+          dataEnd = !(p instanceof PlainStringParser plain) ? -1
+              : proven >= 0 ? plain.skipProvenString(payload.offset + proven) // the validator scanned it
+              : plain.skipPlainString();
           if (dataEnd < 0) { // not printable ASCII throughout: the parser's own skip judges it
             dataEnd = RawStrings.plainEnd(payload.array, dataStart, limit);
           }
@@ -174,7 +178,9 @@ final class PayloadJson {
         throw TetherException.forImage(ErrorCode.MALFORMED_FRAME, index, "image " + index
             + " has no inline \"data\" (\"ref\" is reserved; a \"blob\" ref is read after ImageRefs.inline resolves it)");
       }
-      images.add(dataEnd >= 0 ? InlineImage.plain(type, payload.array, dataStart, dataEnd - dataStart)
+      images.add(dataEnd >= 0
+          ? InlineImage.plain(type, payload.array, dataStart, dataEnd - dataStart,
+              verified != null && verified.covers(index, type))
           : InlineImage.text(type, dataText));
     }
     return images;

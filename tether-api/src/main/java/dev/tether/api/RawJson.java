@@ -31,11 +31,26 @@ public final class RawJson {
   final int offset;
   final int length;
   private int hash;
+  /**
+   * What a validator proved about this payload's {@code images}, or null when none has judged
+   * them. Set after validation, by {@link InternalsBridge} only; the bytes never change, so a
+   * thread that sees it sees a fact about them.
+   */
+  private volatile VerifiedImages verifiedImages;
 
   RawJson(byte[] array, int offset, int length) {
     this.array = array;
     this.offset = offset;
     this.length = length;
+  }
+
+  void markImagesVerified(VerifiedImages facts) {
+    verifiedImages = facts;
+  }
+
+  /** What a validator proved about the images, or null. */
+  VerifiedImages verifiedImages() {
+    return verifiedImages;
   }
 
   /**

@@ -79,6 +79,11 @@ public final class FrameValidator {
 
   /** Validates the frame in {@code wire[offset, offset + length)}. */
   public void validate(byte[] wire, int offset, int length) {
+    judgeFrame(wire, offset, length);
+  }
+
+  /** Validates, and returns what it proved about the images (null: the type's images are not judged). */
+  private Proven judgeFrame(byte[] wire, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, wire.length);
     if (length > limits.maxFrameBytes()) {
       throw TetherException.frameTooLarge(limits.maxFrameBytes());
@@ -90,32 +95,45 @@ public final class FrameValidator {
     } finally {
       scan.release(); // the per-thread scanner must not pin up to 28 MiB of frame
     }
-    judge(scan);
+    return judge(scan);
   }
 
   /**
    * Reads a frame from {@code in} (at most {@code maxFrameBytes + 1} bytes), validates it, and
    * returns it. The body is held in one buffer, which the returned frame's payload shares: no
-   * second copy is made.
+   * second copy is made. The payload's images carry an {@link dev.tether.api.ImageProof} in its
+   * typed views, so consumers do not check them again.
    */
   public Frame read(InputStream in) throws IOException {
     FrameCodec.BoundedBody body = FrameCodec.readBounded(in, limits.maxFrameBytes());
-    validate(body.buffer(), 0, body.length());
-    return ApiInternals.readShared(body.buffer(), 0, body.length());
+    return readOwned(body.buffer(), 0, body.length());
+  }
+
+  /**
+   * Validates the frame in {@code wire[offset, offset + length)} and reads it with its payload
+   * sharing {@code wire}, which the caller gives up: it must never change afterwards. As {@link
+   * #read(InputStream)}, the images carry their proof.
+   */
+  public Frame readOwned(byte[] wire, int offset, int length) {
+    Proven verified = judgeFrame(wire, offset, length);
+    return marked(ApiInternals.readShared(wire, offset, length), verified);
   }
 
   /** Validates, then reads, a frame in its wire form. The payload is copied out of {@code wire}. */
   public Frame read(byte[] wire) {
-    validate(wire);
-    return FrameCodec.withLimits(limits).read(wire);
+    Proven verified = judgeFrame(wire, 0, wire.length);
+    return marked(FrameCodec.withLimits(limits).read(wire), verified);
   }
 
-  /** Validates a frame object (its payload against its type), for consumers that got it elsewhere. */
+  /**
+   * Validates a frame object (its payload against its type), for consumers that got it elsewhere.
+   * Once it passes, the payload's images carry their proof.
+   */
   public void validate(Frame frame) {
     validatePayload(frame.type(), frame.payload());
   }
 
-  /** Validates {@code payload} as the payload of a frame of {@code type}. */
+  /** Validates {@code payload} as the payload of a frame of {@code type}; as {@link #validate(Frame)}. */
   public void validatePayload(String type, RawJson payload) {
     FrameScan scan = SCANS.get();
     try {
@@ -125,7 +143,17 @@ public final class FrameValidator {
     } finally {
       scan.release();
     }
-    judge(scan);
+    Proven verified = judge(scan);
+    if (verified != null) {
+      ApiInternals.markImagesVerified(payload, verified.types(), verified.starts(), verified.ends());
+    }
+  }
+
+  private static Frame marked(Frame frame, Proven verified) {
+    if (verified != null && frame.hasPayload()) {
+      ApiInternals.markImagesVerified(frame.payload(), verified.types(), verified.starts(), verified.ends());
+    }
+    return frame;
   }
 
   /**
@@ -143,7 +171,8 @@ public final class FrameValidator {
     requireFrameTotal(total);
   }
 
-  private void judge(FrameScan scan) {
+  /** Judges what the scan found; returns what it proves when the frame's type carries images, else null. */
+  private Proven judge(FrameScan scan) {
     String type = scan.type();
     Boolean imagesAllowed = FrameScan.imagesAllowed(type);
     if (imagesAllowed != null && scan.imagesNotArray()) {
@@ -159,18 +188,32 @@ public final class FrameValidator {
           type + " payload needs a string \"text\" (use \"\" for an image-only message)");
     }
     if (imagesAllowed == null) {
-      return; // unknown types pass through untouched
+      return null; // unknown types pass through untouched
     }
     int count = scan.imageCount();
     if (count > limits.maxImagesPerMessage()) {
       throw tooManyImages(count);
     }
+    MediaType[] types = new MediaType[count];
+    int[] starts = new int[count];
+    int[] ends = new int[count];
     long total = 0;
     for (int i = 0; i < count; i++) {
       total += judgeImage(scan, i);
+      boolean inline = scan.blob(i) == null;
+      types[i] = inline ? MediaType.parse(scan.mediaType(i)).orElseThrow() : null;
+      starts[i] = inline ? scan.dataStart(i) : -1;
+      ends[i] = inline ? scan.dataEnd(i) : -1;
     }
     requireFrameTotal(total);
+    return imagesAllowed ? new Proven(types, starts, ends) : null;
   }
+
+  /**
+   * What a passed frame proves about its images: each one's declared type (null for a blob ref) and
+   * where its data string lies in the payload (-1 for none or one with escapes).
+   */
+  private record Proven(MediaType[] types, int[] starts, int[] ends) {}
 
   private long judgeImage(FrameScan scan, int i) {
     if (scan.shapeProblem(i) != null) {

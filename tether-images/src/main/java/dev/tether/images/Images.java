@@ -71,12 +71,29 @@ public final class Images {
    */
   public static void check(InlineImage image, Limits limits) {
     Objects.requireNonNull(image, "image");
-    if (image.isPlain()) {
+    if (image.isPlain() && ApiInternals.verified(image)) {
+      // A validator passed these bytes under this media type (base64, prefix, signature): only the
+      // size limit, which depends on limits, is left; the same arithmetic as the scan's.
+      ByteBuffer base64 = ApiInternals.plainBase64(image);
+      Objects.requireNonNull(limits, "limits");
+      ImageCheck.requireImageSize(verifiedDecodedLength(base64), 0, limits);
+    } else if (image.isPlain()) {
       ByteBuffer base64 = ApiInternals.plainBase64(image);
       check(image.mediaType(), base64.array(), base64.arrayOffset() + base64.position(), base64.remaining(), limits);
     } else {
       of(image.mediaType(), image.toImage().data(), limits);
     }
+  }
+
+  /** The decoded length of verified base64 (padding, if any, is at its end and well formed). */
+  private static long verifiedDecodedLength(ByteBuffer base64) {
+    int end = base64.arrayOffset() + base64.limit();
+    byte[] a = base64.array();
+    long symbols = base64.remaining();
+    for (int i = 0; i < 2 && symbols > 0 && a[end - 1 - i] == '='; i++) {
+      symbols--;
+    }
+    return symbols / 4 * 3 + Math.max(0, symbols % 4 - 1);
   }
 
   /**

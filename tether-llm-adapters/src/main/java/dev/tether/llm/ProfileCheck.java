@@ -156,8 +156,15 @@ final class ProfileCheck {
     return result;
   }
 
-  /** Rejects bad base64, data: prefixes and declared types that do not match the bytes. */
+  /**
+   * Rejects bad base64, data: prefixes and declared types that do not match the bytes. Base64 that
+   * a validator passed as part of its frame under this very media type ({@link
+   * dev.tether.api.ImageProof}) was checked for all three on the same text and is not scanned again.
+   */
   private static void requireWellFormed(ProviderProfile profile, Part.Image image, int index) {
+    if (image.data().isVerifiedAs(image.mediaType())) {
+      return;
+    }
     if (image.data().isBase64()) {
       try {
         Images.of(image.mediaType(), image.data().base64(), NO_SIZE_LIMIT);

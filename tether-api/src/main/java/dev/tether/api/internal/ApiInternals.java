@@ -2,6 +2,7 @@ package dev.tether.api.internal;
 
 import dev.tether.api.Frame;
 import dev.tether.api.InlineImage;
+import dev.tether.api.MediaType;
 import dev.tether.api.RawJson;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -34,6 +35,15 @@ public final class ApiInternals {
 
     /** See {@link ApiInternals#plainBase64}. */
     ByteBuffer plainBase64(InlineImage image);
+
+    /** See {@link ApiInternals#markImagesVerified}. */
+    void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends);
+
+    /** See {@link ApiInternals#verified}. */
+    boolean verified(InlineImage image);
+
+    /** Hands {@code parser}, made over {@code json}'s bytes, what a validator proved about its strings. */
+    void proveStrings(RawJson json, PlainStringParser parser);
   }
 
   private static volatile Bridge bridge;
@@ -77,6 +87,33 @@ public final class ApiInternals {
    */
   public static ByteBuffer plainBase64(InlineImage image) {
     return bridge().plainBase64(image);
+  }
+
+  /**
+   * Records that a validator has judged every image of {@code payload}'s {@code images} (strict
+   * base64, no {@code data:} prefix, signature matching the declared type); {@code types[i]} is
+   * image {@code i}'s declared type, null for a blob ref; {@code starts[i]} and {@code ends[i]} are
+   * where its data string's first byte and closing quote are, relative to the payload's first
+   * byte ({@code ends[i]} -1 when the string had escapes). The payload's typed views then give
+   * those images an {@code ImageProof} and move past their data without scanning it again, and
+   * consumers skip the checks already made. Only the validator and the store's read path (for
+   * bytes it stored after validation) may call this.
+   */
+  public static void markImagesVerified(RawJson payload, MediaType[] types, int[] starts, int[] ends) {
+    if (types.length != starts.length || types.length != ends.length) {
+      throw new IllegalArgumentException("one type, start and end per image");
+    }
+    bridge().markImagesVerified(Objects.requireNonNull(payload, "payload"), types, starts, ends);
+  }
+
+  /** Whether a validator passed {@code image}'s bytes under its media type (see {@link #markImagesVerified}). */
+  public static boolean verified(InlineImage image) {
+    return bridge().verified(image);
+  }
+
+  /** See {@link Bridge#proveStrings}; for {@code TetherJson.parser(RawJson)}. */
+  public static void proveStrings(RawJson json, PlainStringParser parser) {
+    bridge().proveStrings(json, parser);
   }
 
   private static Bridge bridge() {

@@ -22,6 +22,10 @@ import java.util.Base64;
  * error message and location stay Jackson's. Created only by {@code dev.tether.api.json.TetherJson.factory()}.
  */
 public final class PlainStringParser extends UTF8StreamJsonParser {
+  private int provenBase;
+  private int[] provenStarts;
+  private int[] provenEnds;
+
   PlainStringParser(IOContext ctxt, int features, ObjectCodec codec, ByteQuadsCanonicalizer sym,
       byte[] input, int start, int end) {
     super(ctxt, features, null, codec, sym, input, start, end, 0, false);
@@ -39,8 +43,53 @@ public final class PlainStringParser extends UTF8StreamJsonParser {
     if (currentToken() != JsonToken.VALUE_STRING || !_tokenIncomplete) {
       return -1;
     }
+    int proven = provenEnd(_inputPtr);
+    if (proven >= 0) {
+      return skipProvenString(proven);
+    }
     int end = RawStrings.printableEnd(_inputBuffer, _inputPtr, _inputEnd);
     if (end >= _inputEnd || _inputBuffer[end] != '"') {
+      return -1;
+    }
+    _inputPtr = end + 1;
+    _tokenIncomplete = false;
+    return end;
+  }
+
+  /**
+   * Tells the parser where a validator found strings of strict base64 without escapes in its input
+   * (image data of a proven payload): the string starting at {@code base + starts[i]} closes at
+   * {@code base + ends[i]} ({@code ends[i]} -1: not known). {@link #skipPlainString()} and what
+   * builds on it then move past those strings without scanning them. Called through {@code
+   * ApiInternals} only, with facts from {@code FrameValidator}; the arrays are never changed.
+   */
+  public void proven(int base, int[] starts, int[] ends) {
+    this.provenBase = base;
+    this.provenStarts = starts;
+    this.provenEnds = ends;
+  }
+
+  private int provenEnd(int start) {
+    int[] starts = provenStarts;
+    if (starts != null) {
+      for (int i = 0; i < starts.length; i++) {
+        if (provenBase + starts[i] == start && provenEnds[i] >= 0) {
+          return provenBase + provenEnds[i];
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * {@link #skipPlainString()} for a string value whose closing quote a validator has already found
+   * at {@code end}, with strict base64 (printable ASCII, no quote, no backslash) before it: moves
+   * there without scanning again. Returns -1 and changes nothing unless the parser stands on an
+   * unread string value and {@code end} is a quote at or after the value's first byte.
+   */
+  public int skipProvenString(int end) {
+    if (currentToken() != JsonToken.VALUE_STRING || !_tokenIncomplete || end < _inputPtr || end >= _inputEnd
+        || _inputBuffer[end] != '"') {
       return -1;
     }
     _inputPtr = end + 1;

@@ -80,7 +80,11 @@ public final class TetherJson {
    * locations are byte offsets into {@code json}. The caller closes it.
    */
   public static JsonParser parser(RawJson json) throws IOException {
-    return FACTORY.createParser(ApiInternals.array(json), ApiInternals.offset(json), json.size());
+    JsonParser p = FACTORY.createParser(ApiInternals.array(json), ApiInternals.offset(json), json.size());
+    if (p instanceof PlainStringParser plain) {
+      ApiInternals.proveStrings(json, plain); // a validated payload's image data is not scanned again
+    }
+    return p;
   }
 
   /**

@@ -50,6 +50,11 @@ public final class FrameScan extends JsonScanner {
   private final String[] shapeProblems = new String[MAX_TRACKED];
   private final byte[][] heads = new byte[MAX_TRACKED][];
   private final int[] headLengths = new int[MAX_TRACKED];
+  private final int[] dataStarts = new int[MAX_TRACKED];
+  private final int[] dataEnds = new int[MAX_TRACKED];
+  private int payloadStart;
+  /** Where the payload's bytes start when scanning a payload alone (its first byte, maybe whitespace); -1 in a frame. */
+  private int payloadBase = -1;
 
   public String type() {
     return type;
@@ -118,6 +123,19 @@ public final class FrameScan extends JsonScanner {
 
   public int headLength(int i) {
     return headLengths[i];
+  }
+
+  /** Where image {@code i}'s data string starts (after its quote), relative to the payload's '{'. */
+  public int dataStart(int i) {
+    return dataStarts[i];
+  }
+
+  /**
+   * Where image {@code i}'s data string's closing quote is, relative to the payload's '{', when the
+   * string held base64 without escapes; else -1. Meaningful only for an image that has data.
+   */
+  public int dataEnd(int i) {
+    return dataEnds[i];
   }
 
   private void resetFacts() {
@@ -315,7 +333,12 @@ public final class FrameScan extends JsonScanner {
     init(bytes, offset, length);
     resetFacts();
     type = frameType;
-    payloadObject();
+    payloadBase = offset;
+    try {
+      payloadObject();
+    } finally {
+      payloadBase = -1;
+    }
     expectEnd();
   }
 
@@ -323,6 +346,7 @@ public final class FrameScan extends JsonScanner {
     if (peek() != '{') {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
     }
+    payloadStart = payloadBase >= 0 ? payloadBase : pos; // a frame's payload RawJson starts at its '{'
     if (!openObject()) {
       return;
     }
@@ -453,6 +477,9 @@ public final class FrameScan extends JsonScanner {
   private void dataString(int index) {
     pos++;
     int start = pos;
+    dataStarts[index] = start - payloadStart;
+    dataEnds[index] = -1;
+    boolean escaped = false;
     if (end - start >= 5 && buf[start] == 'd' && buf[start + 1] == 'a' && buf[start + 2] == 't'
         && buf[start + 3] == 'a' && buf[start + 4] == ':') {
       dataUri[index] = true;
@@ -470,10 +497,14 @@ public final class FrameScan extends JsonScanner {
       }
       int b = buf[pos] & 0xff;
       if (b == '"') {
+        if (!escaped) {
+          dataEnds[index] = pos - payloadStart;
+        }
         pos++;
         break;
       }
       if (b == '\\') {
+        escaped = true;
         pos++;
         int c = readEscape();
         if (check.feed(c)) {

@@ -14,7 +14,6 @@ import dev.tether.api.ImageRefs;
 import dev.tether.api.MsgIds;
 import dev.tether.api.SessionKey;
 import dev.tether.api.TetherException;
-import dev.tether.api.internal.ApiInternals;
 import dev.tether.images.FrameValidator;
 import dev.tether.server.ServerListener;
 import dev.tether.server.ServerStats;
@@ -476,12 +475,13 @@ final class TetherHandler extends Handler.Abstract {
           refuseBody(unwrap(failure), request, response, callback, maxFrame);
           return;
         }
+        Frame frame;
         try {
-          validator.validate(body.buffer(), 0, body.length());
+          // validated once: the stored frame's images carry the validator's proof
+          frame = validator.readOwned(body.buffer(), 0, body.length());
         } catch (TetherException e) {
           throw ReferenceClientFrames.explain(e, body.buffer(), body.length());
         }
-        Frame frame = ApiInternals.readShared(body.buffer(), 0, body.length());
         verifyRefs(entry, frame);
         Frame.Builder b = frame.toBuilder();
         String msgId = frame.msgId().orElseGet(MsgIds::host);
