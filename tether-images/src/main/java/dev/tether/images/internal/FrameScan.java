@@ -52,7 +52,7 @@ public final class FrameScan extends JsonScanner {
   private final int[] headLengths = new int[MAX_TRACKED];
   private final int[] dataStarts = new int[MAX_TRACKED];
   private final int[] dataEnds = new int[MAX_TRACKED];
-  private int payloadStart;
+  private int dataOrigin; // what image data offsets count from: the payload RawJson's first byte
   /** Where the payload's bytes start when scanning a payload alone (its first byte, maybe whitespace); -1 in a frame. */
   private int payloadBase = -1;
 
@@ -346,7 +346,7 @@ public final class FrameScan extends JsonScanner {
     if (peek() != '{') {
       throw TetherException.of(ErrorCode.MALFORMED_FRAME, "payload must be a JSON object");
     }
-    payloadStart = payloadBase >= 0 ? payloadBase : pos; // a frame's payload RawJson starts at its '{'
+    dataOrigin = payloadBase >= 0 ? payloadBase : pos; // a frame's payload RawJson starts at its '{'
     if (!openObject()) {
       return;
     }
@@ -477,7 +477,7 @@ public final class FrameScan extends JsonScanner {
   private void dataString(int index) {
     pos++;
     int start = pos;
-    dataStarts[index] = start - payloadStart;
+    dataStarts[index] = start - dataOrigin;
     dataEnds[index] = -1;
     boolean escaped = false;
     if (end - start >= 5 && buf[start] == 'd' && buf[start + 1] == 'a' && buf[start + 2] == 't'
@@ -498,7 +498,7 @@ public final class FrameScan extends JsonScanner {
       int b = buf[pos] & 0xff;
       if (b == '"') {
         if (!escaped) {
-          dataEnds[index] = pos - payloadStart;
+          dataEnds[index] = pos - dataOrigin;
         }
         pos++;
         break;
