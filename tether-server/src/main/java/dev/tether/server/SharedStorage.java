@@ -31,10 +31,14 @@ public interface SharedStorage {
 
   /**
    * The server's limits for the store it is given: what one instance keeps, instances held at
-   * once, and who is told of appends and evictions.
+   * once, the frame bytes this host's copies of all instances may hold together (its memory
+   * budget's store bytes, {@code --store-max-bytes}), and who is told of appends and evictions.
    */
-  record Limits(Retention retention, int maxInstances, StoreListener listener) {
+  record Limits(Retention retention, int maxInstances, long storeBytes, StoreListener listener) {
     public Limits {
+      if (storeBytes < 1) {
+        throw new IllegalArgumentException("storeBytes must be >= 1 but was " + storeBytes);
+      }
       Objects.requireNonNull(retention, "retention");
       Objects.requireNonNull(listener, "listener");
       if (maxInstances < 1) {

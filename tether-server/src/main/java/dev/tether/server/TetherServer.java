@@ -673,7 +673,8 @@ public final class TetherServer implements AutoCloseable {
       List<Path> roots = workspaces.isEmpty() ? List.of(Path.of(System.getProperty("user.home"), ".tether", "workspaces"))
           : List.copyOf(workspaces);
       SharedStorage.Opened opened = shared == null ? null
-          : shared.open(new SharedStorage.Limits(budget.retention(keepDeltas), budget.maxInstances(), storeListener));
+          : shared.open(new SharedStorage.Limits(budget.retention(keepDeltas), budget.maxInstances(), budget.storeBytes(),
+              storeListener));
       TetherStore frames = opened != null ? opened.store() : store != null ? store : defaultStore();
       Daemon daemon;
       try {

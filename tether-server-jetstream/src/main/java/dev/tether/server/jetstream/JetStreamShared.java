@@ -54,7 +54,8 @@ public final class JetStreamShared implements SharedRegistry, SharedStorage.Open
   /**
    * Storage shared with every server given the same NATS servers. The server connects at its
    * {@code start()}: it sets the store's {@linkplain JetStreamTetherStore.Builder#retention
-   * retention}, {@linkplain JetStreamTetherStore.Builder#maxViews view cap} and
+   * retention}, {@linkplain JetStreamTetherStore.Builder#maxViews view cap},
+   * {@linkplain JetStreamTetherStore.Builder#maxTotalBytes byte budget across views} and
    * {@linkplain JetStreamTetherStore.Builder#listener listener} from its own memory budget, deltas
    * rule and store listener (as it bounds its default store), and keeps the rest of
    * {@code connection} (servers, credentials, TLS, replicas, timeouts). {@code connection} is used
@@ -64,7 +65,7 @@ public final class JetStreamShared implements SharedRegistry, SharedStorage.Open
     Objects.requireNonNull(connection, "connection");
     return limits -> {
       JetStreamTetherStore store = connection.retention(limits.retention()).maxViews(limits.maxInstances())
-          .listener(limits.listener()).connect();
+          .maxTotalBytes(limits.storeBytes()).listener(limits.listener()).connect();
       try {
         return open(store, limits.maxInstances());
       } catch (IOException | RuntimeException e) {

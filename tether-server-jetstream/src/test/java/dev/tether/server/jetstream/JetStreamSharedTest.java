@@ -8,10 +8,15 @@ import dev.tether.client.FramePage;
 import dev.tether.client.HostAddress;
 import dev.tether.client.PollRequest;
 import dev.tether.client.TetherClient;
+import dev.tether.server.SharedStorage;
 import dev.tether.server.TetherServer;
 import dev.tether.server.testing.Fixtures;
 import dev.tether.server.testing.RawHttp;
+import dev.tether.store.FrameQuery;
 import dev.tether.store.MemoryTetherStore;
+import dev.tether.store.Retention;
+import dev.tether.store.StoreListener;
+import dev.tether.store.jetstream.JetStreamTetherStore;
 import dev.tether.store.jetstream.testing.NatsServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +72,30 @@ class JetStreamSharedTest {
       assertTrue(around.status() == 400 || around.status() == 409, "a root itself, around tenant2: " + around.body());
       Files.createDirectories(root.resolve("tenant6"));
       assertEquals(201, put(onB, "tenant6", root.resolve("tenant6")).status(), "a workspace of its own is fine");
+    }
+  }
+
+  /**
+   * Issue 32: a host's views share one byte budget, the server's store bytes, as its single-host
+   * store does; the frames stay in the stream for every host.
+   */
+  @Test
+  void theServersStoreBytes_boundAllOfThisHostsViewsTogether() throws Exception {
+    NatsServer.binary();
+    long budget = 64 * 1024;
+    try (NatsServer nats = NatsServer.single(dir.resolve("nats"));
+        SharedStorage.Opened opened = JetStreamShared.on(nats.url())
+            .open(new SharedStorage.Limits(Retention.defaults(), 8, budget, StoreListener.NONE))) {
+      JetStreamTetherStore store = (JetStreamTetherStore) opened.store();
+      String text = "x".repeat(10 * 1024);
+      for (int i = 0; i < 12; i++) {
+        String instance = "budget" + (i % 3);
+        opened.registry().create(instance, null);
+        store.append(instance, Fixtures.userMessage("s", text + i));
+        store.query(instance, FrameQuery.all()); // a read makes (and catches up) this host's view
+        assertTrue(store.viewBytes() <= budget, "after " + (i + 1) + " appends the views hold " + store.viewBytes());
+      }
+      assertTrue(store.viewBytes() > budget / 2, "the views keep what fits: " + store.viewBytes());
     }
   }
 
