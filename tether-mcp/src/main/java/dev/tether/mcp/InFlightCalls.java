@@ -1,6 +1,7 @@
 package dev.tether.mcp;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,6 +18,18 @@ final class InFlightCalls {
   private int calls;
   private long expected;
   private long started;
+  /** Messages handed to the output (answers, notifications, the guard's errors): see {@link #handed()}. */
+  private final AtomicLong handed = new AtomicLong();
+
+  /** A message was queued for the output; {@link StdioServer} waits until each is written. */
+  void handedToOutput() {
+    handed.incrementAndGet();
+  }
+
+  /** How many messages were queued for the output so far. */
+  long handed() {
+    return handed.get();
+  }
 
   /** A call was read and handed to the SDK; it counts as pending until its handler begins. */
   void expect() {

@@ -326,6 +326,7 @@ final class JsonRpcLineGuard extends InputStream {
 
   private void answer(Map<String, Object> response) throws IOException {
     byte[] bytes = (McpJson.write(response) + "\n").getBytes(StandardCharsets.UTF_8);
+    calls.handedToOutput();
     synchronized (protocolOut) {
       protocolOut.write(bytes);
       protocolOut.flush();

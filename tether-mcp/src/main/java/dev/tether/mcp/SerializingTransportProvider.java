@@ -28,14 +28,17 @@ final class SerializingTransportProvider implements McpServerTransportProvider {
   private static final System.Logger LOG = System.getLogger(SerializingTransportProvider.class.getName());
 
   private final McpServerTransportProvider delegate;
+  private final Runnable queued;
 
-  SerializingTransportProvider(McpServerTransportProvider delegate) {
+  /** {@code queued} is told of each outgoing message as it is queued (for the stdio drain's count). */
+  SerializingTransportProvider(McpServerTransportProvider delegate, Runnable queued) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.queued = Objects.requireNonNull(queued, "queued");
   }
 
   @Override
   public void setSessionFactory(McpServerSession.Factory sessionFactory) {
-    delegate.setSessionFactory(transport -> sessionFactory.create(new SerializedTransport(transport)));
+    delegate.setSessionFactory(transport -> sessionFactory.create(new SerializedTransport(transport, queued)));
   }
 
   @Override
@@ -83,6 +86,7 @@ final class SerializingTransportProvider implements McpServerTransportProvider {
    */
   static final class SerializedTransport implements McpServerTransport {
     private final McpServerTransport delegate;
+    private final Runnable queued;
     private final Queue<Mono<Void>> pending = new ConcurrentLinkedQueue<>();
     /** Drain requests not yet seen by the draining thread; non-zero while a thread drains. */
     private final AtomicInteger wip = new AtomicInteger();
@@ -91,7 +95,12 @@ final class SerializingTransportProvider implements McpServerTransportProvider {
     private volatile boolean closed;
 
     SerializedTransport(McpServerTransport delegate) {
+      this(delegate, () -> { });
+    }
+
+    SerializedTransport(McpServerTransport delegate, Runnable queued) {
       this.delegate = Objects.requireNonNull(delegate, "delegate");
+      this.queued = Objects.requireNonNull(queued, "queued");
     }
 
     @Override
@@ -101,6 +110,7 @@ final class SerializingTransportProvider implements McpServerTransportProvider {
         if (closed) {
           throw new IllegalStateException("MCP transport is closed; message not sent");
         }
+        queued.run();
         enqueue(Mono.defer(() -> delegate.sendMessage(message)).onErrorResume(e -> {
           LOG.log(System.Logger.Level.WARNING, "could not send an MCP message: " + e);
           return Mono.empty();

@@ -3,7 +3,6 @@ package dev.tether.mcp;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -37,7 +36,7 @@ public final class StdioServer {
    * stdin ends; calls still running after it are abandoned (their results are not written).
    */
   public static void run(TetherMcpServer tools, Duration drain) throws InterruptedException {
-    PrintStream protocolOut = System.out;
+    WrittenLines protocolOut = new WrittenLines(System.out);
     System.setOut(System.err);
     CountDownLatch ended = new CountDownLatch(1);
     int maxLineChars = tools.maxLineChars();
@@ -58,6 +57,10 @@ public final class StdioServer {
           System.err.println("tether mcp: " + tools.inFlight().count() + " calls still running after "
               + drain.toSeconds() + " s; exiting without their answers");
         }
+      }
+      // The SDK writes on a thread of its own; closing it drops what it has not written yet.
+      if (!protocolOut.awaitLines(tools.inFlight().handed(), Duration.ofSeconds(5))) {
+        System.err.println("tether mcp: the last answers were not written within 5 s; exiting");
       }
     } finally {
       release.countDown(); // now the SDK sees the end of its input

@@ -164,7 +164,7 @@ public final class TetherMcpServer {
    * stops reading for good at the first longer one.
    */
   public McpAsyncServer start(McpServerTransportProvider transport) {
-    return McpServer.async(new SerializingTransportProvider(transport))
+    return McpServer.async(new SerializingTransportProvider(transport, inFlight::handedToOutput))
         .serverInfo(SERVER_NAME, version)
         .instructions(instructions)
         .jsonMapper(McpJson.SDK_MAPPER)

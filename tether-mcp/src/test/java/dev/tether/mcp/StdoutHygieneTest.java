@@ -59,7 +59,7 @@ class StdoutHygieneTest {
       JsonNode read = response(stdout, 3);
       assertTrue(read.get("result").get("content").get(0).get("text").asText().contains("first answer to: hi"));
       write(stdin, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\"}");
-      assertEquals(8, response(stdout, 4).get("result").get("tools").size());
+      assertEquals(10, response(stdout, 4).get("result").get("tools").size());
 
       stdin.close();
       assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the server should exit when stdin ends");
