@@ -25,6 +25,13 @@ import java.util.Map;
  * away with the instance. The payload bytes are held
  * once, by the frame itself; nothing is copied on insert or query.
  *
+ * <p>Seq stamping is deferred: {@link #add(Frame, long)} may keep the caller's frame as given,
+ * with its assigned seq in {@code seqs} only, so an append that nobody waits on allocates nothing.
+ * Every read goes through {@link #frameAt(long)}, which stamps a slot whose frame does not carry
+ * its seq yet ({@link Frame#withSeq}) and keeps the stamped frame in the slot, so each frame is
+ * copied at most once and every reader sees the same object. The appending session's entry is
+ * cached by key identity, as consecutive appends usually come from one session.
+ *
  * <p>Not thread-safe: {@link InstanceState} guards it with its lock.
  */
 final class FrameRing {
@@ -50,6 +57,9 @@ final class FrameRing {
   private long lastSeq;
   private long maxEvictedSeq;
   private final Map<SessionKey, Session> sessions = new HashMap<>();
+  /** The last session appended to, by key identity (a hit skips the map); null when none. */
+  private SessionKey lastKey;
+  private Session lastSession;
 
   /** A session's retained ordinals and the highest seq it lost to eviction. */
   static final class Session {
@@ -99,13 +109,22 @@ final class FrameRing {
    * policy keeps its type out, and evicts the oldest frames until both caps hold.
    */
   void add(Frame frame) {
-    long seq = frame.seq();
+    add(frame, frame.seq());
+  }
+
+  /**
+   * As {@link #add(Frame)} for a frame that is to carry {@code seq}: a retained frame is kept
+   * unstamped (its seq in {@code seqs}) and stamped on its first read; a transient delta is
+   * stamped now. The caller must not hand the frame to anyone else with a seq other than
+   * {@code seq}; to do so, stamp it first and pass the stamped frame.
+   */
+  void add(Frame frame, long seq) {
     if (seq <= lastSeq) {
       throw new IllegalArgumentException("seq " + seq + " is not above " + lastSeq);
     }
     lastSeq = seq;
     if (!retains(frame.type())) {
-      keepLive(frame);
+      keepLive(frame.seq() == seq ? frame : frame.withSeq(seq));
       return;
     }
     while (size() >= retention.maxFrames()) {
@@ -115,10 +134,15 @@ final class FrameRing {
       grow();
     }
     SessionKey key = frame.session().orElse(null);
-    Session s = sessions.get(key);
-    if (s == null) {
-      s = new Session();
-      sessions.put(key, s);
+    Session s = lastSession;
+    if (s == null || key != lastKey) {
+      s = sessions.get(key);
+      if (s == null) {
+        s = new Session();
+        sessions.put(key, s);
+      }
+      lastKey = key;
+      lastSession = s;
     }
     int slot = (int) (nextOrd & (frames.length - 1));
     frames[slot] = frame;
@@ -219,8 +243,16 @@ final class FrameRing {
     return seqs[(int) (ord & (frames.length - 1))];
   }
 
+  /** The frame at {@code ord}, stamped with its seq (once; the stamped frame stays in the slot). */
   private Frame frameAt(long ord) {
-    return frames[(int) (ord & (frames.length - 1))];
+    int slot = (int) (ord & (frames.length - 1));
+    Frame f = frames[slot];
+    long seq = seqs[slot];
+    if (f.seq() != seq) {
+      f = f.withSeq(seq);
+      frames[slot] = f;
+    }
+    return f;
   }
 
   /** The retained frames, oldest first (a copy). */
@@ -377,5 +409,7 @@ final class FrameRing {
     firstOrd = nextOrd;
     bytes = 0;
     sessions.clear();
+    lastKey = null;
+    lastSession = null;
   }
 }

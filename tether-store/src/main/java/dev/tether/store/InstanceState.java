@@ -157,7 +157,7 @@ final class InstanceState {
         return -1;
       }
       seq = ring.lastSeq() + 1;
-      after = publishLocked(frame.withSeq(seq), null, reserved);
+      after = publishLocked(frame, seq, null, reserved);
       idle = idleLocked();
     } finally {
       lock.unlock();
@@ -181,7 +181,7 @@ final class InstanceState {
         return false;
       }
       for (Frame f : stored) {
-        after = publishLocked(f, after, 0);
+        after = publishLocked(f, f.seq(), after, 0);
       }
     } finally {
       lock.unlock();
@@ -206,21 +206,27 @@ final class InstanceState {
     }
   }
 
-  private List<Runnable> publishLocked(Frame stored, List<Runnable> after, long reserved) {
+  /**
+   * Adds {@code frame} as seq {@code seq}. With nobody to hand it to (no subscriber, no waiter on
+   * its session or on no session) the ring keeps it unstamped and stamps it on its first read, so such an append allocates nothing;
+   * otherwise it is stamped here, once, and the ring, the woken waiters and the subscribers share
+   * the stamped frame.
+   */
+  private List<Runnable> publishLocked(Frame frame, long seq, List<Runnable> after, long reserved) {
+    SessionKey key = waiters > 0 ? frame.session().orElse(null) : null;
+    Waiter.WaiterList list = key != null ? bySession.get(key) : null;
+    boolean handOff = list != null || unkeyed.head != null || subscribers.length > 0;
+    Frame stored = handOff && frame.seq() != seq ? frame.withSeq(seq) : frame;
     long before = ring.bytes();
-    ring.add(stored);
+    ring.add(stored, seq);
     counts.appended(stored.type(), stored.payload().size()); // after add: a seq the ring refused is not counted
     budget.add(ring.bytes() - before - reserved); // one step: the account never counts it twice
     if (waiters > 0) {
       long storedAt = listening ? System.nanoTime() : 0;
-      SessionKey key = stored.session().orElse(null);
-      if (key != null) {
-        Waiter.WaiterList list = bySession.get(key);
-        if (list != null) {
-          after = wake(list, stored, after, storedAt);
-          if (list.size == 0) {
-            bySession.remove(key);
-          }
+      if (list != null) {
+        after = wake(list, stored, after, storedAt);
+        if (list.size == 0) {
+          bySession.remove(key);
         }
       }
       if (unkeyed.head != null) {
