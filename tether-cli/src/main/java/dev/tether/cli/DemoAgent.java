@@ -173,12 +173,14 @@ final class DemoAgent implements AutoCloseable {
 
   /** Runs {@code task} after the session's earlier answers, on the pool. */
   private void enqueue(SessionKey session, String id, Runnable task) {
-    tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
+    CompletableFuture<Void> last = tails.compute(session, (k, tail) -> (tail == null ? CompletableFuture.<Void>completedFuture(null) : tail)
         .thenRunAsync(task, pool)
         .exceptionally(t -> {
           ASKS.info("tether agent: answering " + id + " failed: " + rootMessage(t));
           return null;
         }));
+    // A session's entry lives while it has an answer queued or running, not for the agent's life.
+    last.whenComplete((v, t) -> tails.remove(session, last));
   }
 
   private void answer(SessionKey session, String msgId, Frame request, Payload.UserMessage message, AtomicBoolean cancelled) {

@@ -25,6 +25,7 @@ final class AnswerBody extends OutputStream {
   private static final int PIECE_BYTES = 16 * 1024;
 
   private final List<ByteBuffer> pieces = new ArrayList<>();
+  private final int firstPieceBytes;
   private byte[] piece;
   private int count;
   private long length;
@@ -33,7 +34,15 @@ final class AnswerBody extends OutputStream {
   private int sharedLength;
 
   AnswerBody() {
-    piece = new byte[PIECE_BYTES];
+    this(PIECE_BYTES);
+  }
+
+  /**
+   * A body whose first piece holds {@code expectedBytes} (clamped to 256..{@value #PIECE_BYTES}),
+   * so a small answer is one small array; later pieces are allocated only when written to.
+   */
+  AnswerBody(long expectedBytes) {
+    firstPieceBytes = (int) Math.max(256, Math.min(PIECE_BYTES, expectedBytes));
   }
 
   /** The next write of exactly {@code json}'s bytes is kept as a view of them instead of copied. */
@@ -47,8 +56,8 @@ final class AnswerBody extends OutputStream {
 
   @Override
   public void write(int b) {
-    if (count == piece.length) {
-      endPiece();
+    if (piece == null || count == piece.length) {
+      nextPiece();
     }
     piece[count++] = (byte) b;
     length++;
@@ -65,8 +74,8 @@ final class AnswerBody extends OutputStream {
       return;
     }
     while (len > 0) {
-      if (count == piece.length) {
-        endPiece();
+      if (piece == null || count == piece.length) {
+        nextPiece();
       }
       int n = Math.min(len, piece.length - count);
       System.arraycopy(b, off, piece, count, n);
@@ -77,12 +86,18 @@ final class AnswerBody extends OutputStream {
     }
   }
 
+  /** Ends the current piece (if any bytes are in it); the next write allocates the next one. */
   private void endPiece() {
     if (count > 0) {
       pieces.add(ByteBuffer.wrap(piece, 0, count));
-      piece = new byte[PIECE_BYTES];
+      piece = null;
       count = 0;
     }
+  }
+
+  private void nextPiece() {
+    endPiece();
+    piece = new byte[pieces.isEmpty() ? firstPieceBytes : PIECE_BYTES];
   }
 
   /** The pieces in order; the body is done being written. */

@@ -1,6 +1,6 @@
 package dev.tether.server.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.RawJson;
@@ -20,6 +20,8 @@ import java.util.function.UnaryOperator;
  * is written, even when the store lets go of them.
  */
 final class FrameJson {
+  private static final byte[] POLL_HEAD = "{\"frames\":[".getBytes(StandardCharsets.US_ASCII);
+
   private FrameJson() {}
 
   /**
@@ -27,9 +29,9 @@ final class FrameJson {
    * frames were evicted.
    */
   static AnswerBody pollResult(QueryResult r) {
-    AnswerBody out = new AnswerBody();
+    AnswerBody out = new AnswerBody(estimate(r));
     try {
-      out.write("{\"frames\":[".getBytes(StandardCharsets.US_ASCII));
+      out.write(POLL_HEAD);
       boolean first = true;
       for (Frame f : r.frames()) {
         if (!first) {
@@ -64,7 +66,11 @@ final class FrameJson {
 
   /** NDJSON lines of {@code view} of {@code frames}, after a gap line when {@code gap}. */
   static AnswerBody streamLines(boolean gap, long oldestSeq, List<Frame> frames, UnaryOperator<Frame> view) {
-    AnswerBody out = new AnswerBody();
+    long expected = 64;
+    for (Frame f : frames) {
+      expected += bound(f);
+    }
+    AnswerBody out = new AnswerBody(expected);
     try {
       if (gap) {
         out.write(("{\"gap\":true,\"oldest_seq\":" + oldestSeq + "}\n").getBytes(StandardCharsets.US_ASCII));
@@ -81,13 +87,29 @@ final class FrameJson {
     return out;
   }
 
-  /** {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} for an accepted frame. */
+  /**
+   * {@code {"msg_id":..,"session_id":..,"ingress_seq":N}} and a newline for an accepted frame, the
+   * strings escaped as Jackson writes them (a null string is {@code null}). Written directly: a
+   * tree and its writer cost more than the rest of the 202 answer.
+   */
   static byte[] accepted(String msgId, String sessionId, long seq) {
-    ObjectNode n = Json.MAPPER.createObjectNode();
-    n.put("msg_id", msgId);
-    n.put("session_id", sessionId);
-    n.put("ingress_seq", seq);
-    return (n.toString() + "\n").getBytes(StandardCharsets.UTF_8);
+    StringBuilder s = new StringBuilder(64 + (msgId == null ? 0 : msgId.length()) + (sessionId == null ? 0 : sessionId.length()));
+    s.append("{\"msg_id\":");
+    quote(s, msgId);
+    s.append(",\"session_id\":");
+    quote(s, sessionId);
+    s.append(",\"ingress_seq\":").append(seq).append("}\n");
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void quote(StringBuilder s, String value) {
+    if (value == null) {
+      s.append("null");
+    } else {
+      s.append('"');
+      JsonStringEncoder.getInstance().quoteAsString(value, s);
+      s.append('"');
+    }
   }
 
   /** An upper bound of the bytes {@link #pollResult} and {@link #streamLines} write for {@code r}'s stored frames. */

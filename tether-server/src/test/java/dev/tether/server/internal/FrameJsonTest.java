@@ -7,15 +7,18 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tether.api.Frame;
 import dev.tether.api.FrameCodec;
 import dev.tether.api.RawJson;
 import dev.tether.api.SessionKey;
 import dev.tether.store.QueryResult;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -130,5 +133,45 @@ class FrameJsonTest {
     } catch (Exception e) {
       throw new AssertionError(e);
     }
+  }
+
+  /** The 202 body written directly is byte for byte what the Jackson tree wrote before. */
+  @Test
+  void accepted_isWhatTheJacksonTreeWrote() {
+    qt().withExamples(300).withFixedSeed(37L).forAll(integers().allPositive()).checkAssert(seed -> {
+      Random random = new Random(seed);
+      String msgId = random.nextInt(10) == 0 ? null : text(random, 40);
+      String sessionId = random.nextInt(10) == 0 ? null : text(random, 40);
+      long seq = random.nextBoolean() ? Long.MAX_VALUE : random.nextInt(1000);
+      ObjectNode n = JSON.createObjectNode();
+      n.put("msg_id", msgId);
+      n.put("session_id", sessionId);
+      n.put("ingress_seq", seq);
+      assertEquals(n.toString() + "\n", new String(FrameJson.accepted(msgId, sessionId, seq), StandardCharsets.UTF_8));
+    });
+  }
+
+  /** A small page is one small piece; a page past a piece is cut into pieces holding the same bytes. */
+  @Test
+  void answerBody_smallIsOneSmallPiece_largeKeepsItsBytes() throws Exception {
+    AnswerBody small = new AnswerBody(300);
+    small.write("{\"frames\":[]}".getBytes(StandardCharsets.US_ASCII));
+    assertEquals(1, small.buffers().size());
+    assertEquals(300, small.buffers().get(0).array().length);
+
+    AnswerBody large = new AnswerBody(300);
+    byte[] bytes = new byte[40_000];
+    new Random(1).nextBytes(bytes);
+    for (int i = 0; i < bytes.length; i += 7) {
+      large.write(bytes, i, Math.min(7, bytes.length - i));
+    }
+    large.write('!');
+    ByteArrayOutputStream joined = new ByteArrayOutputStream();
+    for (ByteBuffer b : large.buffers()) {
+      joined.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    }
+    assertEquals(bytes.length + 1, large.length());
+    assertEquals(bytes.length + 1, joined.size());
+    assertTrue(Arrays.equals(bytes, 0, bytes.length, joined.toByteArray(), 0, bytes.length));
   }
 }
