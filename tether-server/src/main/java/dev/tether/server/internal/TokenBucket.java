@@ -22,19 +22,25 @@ final class TokenBucket {
   /** What {@link #tryAcquire} answers for a bucket that was retired: look up a fresh one. */
   static final long RETIRED = -1;
   private static final long DEAD = Long.MIN_VALUE;
+  /**
+   * The TAT of a bucket nobody has used: full at every instant, for every caller. (A TAT of the
+   * creator's {@code now} would look not quite full to a caller whose {@code now} was read a
+   * little earlier on another thread, and refuse it where no bucket at all would have admitted it.)
+   */
+  private static final long FULL = Long.MIN_VALUE + 1;
 
   private final long interval;
   private final long tolerance;
   private final AtomicLong tat;
 
-  /** A full bucket of {@code limit} (not off) at {@code now}. */
+  /** A full bucket of {@code limit} (not off); {@code now} is when it is made (full at any instant). */
   TokenBucket(RateLimit limit, long now) {
     if (limit.off()) {
       throw new IllegalArgumentException("a bucket needs a rate, but the limit is off");
     }
     this.interval = Math.max(1, (long) Math.ceil(1e9 / limit.perSecond())); // up: never above the rate
     this.tolerance = interval * limit.burst(); // at most 3.6e12 * 1e6: no overflow
-    this.tat = new AtomicLong(now);
+    this.tat = new AtomicLong(FULL);
   }
 
   /**
@@ -64,7 +70,7 @@ final class TokenBucket {
   void refund() {
     while (true) {
       long t = tat.get();
-      if (t == DEAD || tat.compareAndSet(t, t - interval)) {
+      if (t == DEAD || t == FULL || tat.compareAndSet(t, t - interval)) {
         return;
       }
     }
@@ -73,6 +79,6 @@ final class TokenBucket {
   /** Retires this bucket if it is full at {@code now} (then nothing is lost by forgetting it). */
   boolean retireIfFull(long now) {
     long t = tat.get();
-    return t != DEAD && t - now <= 0 && tat.compareAndSet(t, DEAD);
+    return t != DEAD && (t == FULL || t - now <= 0) && tat.compareAndSet(t, DEAD);
   }
 }
