@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * retired atomically ({@link TokenBucket#retireIfFull}), so forgetting it admits nothing extra. A
  * flood of distinct keys can hold at most the keys used within one refill time. The keys reaching
  * it are bounded besides: instance ids are registered ones and token ids are live tokens, both
- * checked before a request is counted. Thread-safe.
+ * checked before a request is counted. A sweep judges "full" at its own clock reading: a request
+ * whose reading lags the sweep's (read on another thread a moment before) may find a fresh bucket
+ * where the forgotten one would have asked it to wait, at most once per key and sweep.
+ * Thread-safe.
  */
 final class RateLimiter {
   /** The least time between two sweeps. */
