@@ -42,7 +42,10 @@ class AttachmentGrepTest {
   void nestedQuantifierOnALongRun_isCutOffWithinItsBudget_andSaysSo() {
     String evil = "a".repeat(5_000) + "!";
     String report = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> grep("(a+)+$", 50, text("evil.txt", evil)));
-    assertTrue(report.contains("cut off in evil.txt line 1") && report.contains("time budget"), report);
+    // The JDK's regex engine memoizes some nested loops and may finish this one quickly (then it
+    // rightly finds nothing); where it backtracks, the budget cuts it off and the answer says where.
+    assertTrue(report.contains("cut off in evil.txt line 1") && report.contains("time budget")
+        || report.startsWith("0 matching lines in 0 files (of 1 searched)"), report);
     String alternation = assertTimeoutPreemptively(Duration.ofSeconds(10),
         () -> grep("(a|aa)*b", 50, text("alt.txt", "a".repeat(3_000))));
     assertTrue(alternation.contains("cut off"), alternation);
