@@ -10,12 +10,17 @@ import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * The build's training run for the launcher's class-data archive: runs, in one JVM, what the
- * commands a host agent spawns load at start ({@code validate} and {@code convert} of a frame with
- * an image, {@code mcp} answering {@code initialize} and {@code tools/list}), so that
- * {@code -XX:ArchiveClassesAtExit} records those classes. Not a command; the build runs it as
- * {@code java -XX:ArchiveClassesAtExit=tether.jsa -cp tether dev.tether.cli.ClassDataTraining}.
- * Failures are reported and ignored: a missing archive only costs start-up time.
+ * The build's training runs for the launcher's class-data archives: runs, in one JVM, what the
+ * commands a host agent spawns load at start, so that {@code -XX:DumpLoadedClassList} lists those
+ * classes. With the argument {@code oneshot} only {@code validate} and {@code convert} of a frame
+ * with an image (their archive, {@code tether.oneshot.jsa}, stays small, which they feel: a third
+ * of their start-up is mapping the archive); without it those and {@code mcp} answering
+ * {@code initialize} and {@code tools/list} ({@code tether.jsa}, for every other command). Not a
+ * command; the build runs it as
+ * {@code java -XX:DumpLoadedClassList=tether.classlist -cp tether dev.tether.cli.ClassDataTraining},
+ * then archives the list with {@code java -Xshare:dump -XX:SharedClassListFile=tether.classlist
+ * -XX:SharedArchiveFile=tether.jsa -cp tether}. Failures are reported and ignored: a missing
+ * archive only costs start-up time.
  */
 final class ClassDataTraining {
   /** A 1x1 PNG: enough for the image paths to load their classes. */
@@ -34,7 +39,9 @@ final class ClassDataTraining {
     for (String to : new String[] {"claude", "openai-chat", "gemini", "mcp"}) {
       Main.run("convert", "--to", to, frame.toString());
     }
-    trainMcp(dir);
+    if (!(args.length > 0 && args[0].equals("oneshot"))) {
+      trainMcp(dir);
+    }
     Files.deleteIfExists(frame);
     Files.deleteIfExists(dir);
   }

@@ -40,9 +40,12 @@ import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -107,7 +110,7 @@ final class HttpTransport implements AutoCloseable {
     QueuedThreadPool pool = new QueuedThreadPool(16, 2);
     pool.setName("tether-client");
     pool.setDaemon(true);
-    this.http = new HttpClient();
+    this.http = new HttpClient(new HttpClientTransportOverHTTP(plainConnector()));
     http.setExecutor(pool);
     http.setIdleTimeout(120_000);
     http.setMaxConnectionsPerDestination(2048);
@@ -119,6 +122,21 @@ final class HttpTransport implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the HTTP client", e);
     }
+  }
+
+  /**
+   * A connector without TLS. The host is always reached over plain HTTP (a Unix socket or a
+   * loopback {@code http://} address: {@link HostAddress} has no other kind), and Jetty's default
+   * connector would load the JDK's TLS stack and trust store at start, most of the start-up of
+   * {@code tether mcp}, which a host agent spawns.
+   */
+  private static ClientConnector plainConnector() {
+    return new ClientConnector() {
+      @Override
+      protected SslContextFactory.Client newSslContextFactory() {
+        return null;
+      }
+    };
   }
 
   HostAddress address() {
