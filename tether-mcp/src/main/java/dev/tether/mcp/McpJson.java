@@ -35,7 +35,32 @@ final class McpJson {
 
   static final McpJsonMapper SDK_MAPPER = new JacksonMcpJsonMapper(MAPPER);
 
-  static final JsonSchemaValidator SCHEMA_VALIDATOR = new DefaultJsonSchemaValidator(MAPPER);
+  /**
+   * The validator the SDK is given. The servers check tool arguments themselves
+   * ({@code validateToolInputs(false)}) and their tools declare no output schema, so the SDK asks
+   * it one thing: at start, whether each tool's input schema is a valid JSON Schema. Those schemas
+   * are constants of this library, checked against the SDK's own validator by
+   * {@code ToolSchemasTest}, so they are answered valid here without loading the schema library (a
+   * few hundred classes, a tenth of what {@code tether mcp} loads before its first answer). Any
+   * other question goes to the SDK's {@link DefaultJsonSchemaValidator} over {@link #MAPPER},
+   * made on first use.
+   */
+  static final JsonSchemaValidator SCHEMA_VALIDATOR = new JsonSchemaValidator() {
+    @Override
+    public ValidationResponse validate(Map<String, Object> schema, Object content) {
+      return Validator.INSTANCE.validate(schema, content);
+    }
+
+    @Override
+    public ValidationResponse validateSchema(Map<String, Object> schema) {
+      return ValidationResponse.asValid(null);
+    }
+  };
+
+  /** Holds the SDK's validator; the JVM makes it when {@link #SCHEMA_VALIDATOR} first validates content. */
+  private static final class Validator {
+    static final JsonSchemaValidator INSTANCE = new DefaultJsonSchemaValidator(MAPPER);
+  }
 
   private McpJson() {}
 
