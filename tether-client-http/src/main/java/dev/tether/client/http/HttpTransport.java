@@ -98,29 +98,50 @@ final class HttpTransport implements AutoCloseable {
   private static final ObjectMapper MAPPER =
       new ObjectMapper(TetherJson.newFactory());
 
-  private final HttpClient http;
   private final HostAddress address;
   private final String authorization;
   private final String base;
   private volatile boolean blobImages;
+  /** Guards {@link #http} and {@link #closed}. */
+  private final Object lifecycle = new Object();
+  /** Jetty's client, made by the first request; null before it. */
+  private HttpClient http;
+  private boolean closed;
 
   HttpTransport(HostAddress address, String token) {
     this.address = Objects.requireNonNull(address, "address");
     this.authorization = token == null ? null : "Bearer " + token;
-    QueuedThreadPool pool = new QueuedThreadPool(16, 2);
-    pool.setName("tether-client");
-    pool.setDaemon(true);
-    this.http = new HttpClient(new HttpClientTransportOverHTTP(plainConnector()));
-    http.setExecutor(pool);
-    http.setIdleTimeout(120_000);
-    http.setMaxConnectionsPerDestination(2048);
-    http.setMaxRequestsQueuedPerDestination(4096);
-    http.setUserAgentField(null);
     this.base = address instanceof HostAddress.Tcp tcp ? "http://" + tcp.host() + ":" + tcp.port() : "http://localhost";
-    try {
-      http.start();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot start the HTTP client", e);
+  }
+
+  /**
+   * Jetty's client, made and started by the first request: a process that never reaches the host
+   * ({@code tether mcp} answering {@code initialize}, a command refused for its flags) does not
+   * load it or start its threads. After {@link #close()} a client is made but never started, so
+   * a late request fails as it would on a stopped one.
+   */
+  private HttpClient http() {
+    synchronized (lifecycle) {
+      if (http == null) {
+        QueuedThreadPool pool = new QueuedThreadPool(16, 2);
+        pool.setName("tether-client");
+        pool.setDaemon(true);
+        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(plainConnector()));
+        client.setExecutor(pool);
+        client.setIdleTimeout(120_000);
+        client.setMaxConnectionsPerDestination(2048);
+        client.setMaxRequestsQueuedPerDestination(4096);
+        client.setUserAgentField(null);
+        if (!closed) {
+          try {
+            client.start();
+          } catch (Exception e) {
+            throw new IllegalStateException("cannot start the HTTP client", e);
+          }
+        }
+        http = client;
+      }
+      return http;
     }
   }
 
@@ -426,7 +447,7 @@ final class HttpTransport implements AutoCloseable {
   }
 
   private Request request(HttpMethod method, String pathAndQuery) {
-    Request r = http.newRequest(base + pathAndQuery).method(method);
+    Request r = http().newRequest(base + pathAndQuery).method(method);
     if (address instanceof HostAddress.Unix unix) {
       r.transport(new Transport.TCPUnix(unix.path()));
     }
@@ -501,8 +522,16 @@ final class HttpTransport implements AutoCloseable {
 
   @Override
   public void close() {
+    HttpClient started;
+    synchronized (lifecycle) {
+      closed = true;
+      started = http;
+    }
+    if (started == null) {
+      return;
+    }
     try {
-      http.stop();
+      started.stop();
     } catch (Exception e) {
       System.getLogger(HttpTransport.class.getName()).log(System.Logger.Level.DEBUG, "stopping the HTTP client failed", e);
     }

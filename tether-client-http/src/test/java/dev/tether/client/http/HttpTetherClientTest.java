@@ -6,6 +6,7 @@ import dev.tether.client.HostAddress;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,8 +19,10 @@ import dev.tether.api.TetherException;
 import dev.tether.client.FramePage;
 import dev.tether.client.PollRequest;
 import dev.tether.server.TetherServer;
+import dev.tether.store.FrameQuery;
 import dev.tether.store.MemoryTetherStore;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +54,49 @@ class HttpTetherClientTest {
   void stop() {
     client.close();
     server.close();
+  }
+
+  @Test
+  void theHttpClientStartsWithTheFirstRequest_andARequestAfterCloseFails() throws Exception {
+    Set<Long> before = clientThreads();
+    HttpTetherClient lazy = new HttpTetherClient(new HttpTransport(new HostAddress.Unix(dir.resolve("t.sock")), null));
+    assertEquals(Set.of(), newSince(before), "a client that has sent nothing runs no thread");
+    lazy.send("vm", Fixtures.userMessage("s", "hi")).get(10, TimeUnit.SECONDS);
+    assertFalse(newSince(before).isEmpty(), "the first request started the client's threads");
+    lazy.close();
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> lazy.send("vm", Fixtures.userMessage("s", "late")).get(10, TimeUnit.SECONDS));
+    assertTrue(e.getCause() != null, "a request after close fails");
+    assertEquals(1, store.query("vm", FrameQuery.session(SessionKey.host("s"), 0)).frames().size(),
+        "only the request before close reached the host");
+  }
+
+  @Test
+  void aClientClosedBeforeItsFirstRequest_startsNothing_andFailsItsRequests() {
+    Set<Long> before = clientThreads();
+    HttpTetherClient closed = new HttpTetherClient(new HttpTransport(new HostAddress.Unix(dir.resolve("t.sock")), null));
+    closed.close();
+    assertThrows(ExecutionException.class,
+        () -> closed.send("vm", Fixtures.userMessage("s", "late")).get(10, TimeUnit.SECONDS));
+    assertEquals(Set.of(), newSince(before), "nothing was started");
+    assertEquals(0, store.query("vm", FrameQuery.session(SessionKey.host("s"), 0)).frames().size());
+  }
+
+  /** The live threads of HTTP clients ({@code tether-client} pools), by id. */
+  private static Set<Long> clientThreads() {
+    Set<Long> ids = new HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("tether-client")) {
+        ids.add(t.getId());
+      }
+    }
+    return ids;
+  }
+
+  private static Set<Long> newSince(Set<Long> before) {
+    Set<Long> now = clientThreads();
+    now.removeAll(before);
+    return now;
   }
 
   @Test
