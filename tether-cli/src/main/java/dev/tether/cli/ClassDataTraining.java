@@ -13,8 +13,8 @@ import java.util.Base64;
  * The build's training runs for the launcher's class-data archives: runs, in one JVM, what the
  * commands a host agent spawns load at start, so that {@code -XX:DumpLoadedClassList} lists those
  * classes. With the argument {@code oneshot} only {@code validate} and {@code convert} of a frame
- * with an image (their archive, {@code tether.oneshot.jsa}, stays small, which they feel: a third
- * of their start-up is mapping the archive); without it those and {@code mcp} answering
+ * with an image (their archive, {@code tether.oneshot.jsa}, stays small, which they feel: mapping
+ * the full one cost them an eighth of their start-up); without it those and {@code mcp} answering
  * {@code initialize} and {@code tools/list} ({@code tether.jsa}, for every other command). Not a
  * command; the build runs it as
  * {@code java -XX:DumpLoadedClassList=tether.classlist -cp tether dev.tether.cli.ClassDataTraining},

@@ -148,7 +148,7 @@ final class HttpTransport implements AutoCloseable {
   /**
    * A connector without TLS. The host is always reached over plain HTTP (a Unix socket or a
    * loopback {@code http://} address: {@link HostAddress} has no other kind), and Jetty's default
-   * connector would load the JDK's TLS stack and trust store at start, most of the start-up of
+   * connector would load the JDK's TLS stack and trust store at start: a fifth of the start-up of
    * {@code tether mcp}, which a host agent spawns.
    */
   private static ClientConnector plainConnector() {
