@@ -271,6 +271,36 @@ class McpHttpServeTest {
   }
 
   @Test
+  void serveMcp_aFloodOfSends_isRefusedRateLimitedPastTheInstancesBurst_inTheRoutesBucket() throws Exception {
+    Path tokenFile = dir.resolve("limited-token");
+    try (ChildJvm limited = ChildJvm.start(dir, "serve-limited", Map.of(), "serve", "--listen", "127.0.0.1:0",
+        "--token-file", tokenFile.toString(), "--instance", "vm1", "--mcp", "--rate-limit-instance", "1/m,burst=3")) {
+      String url = limited.awaitStderr("listening on (http://127\\.0\\.0\\.1:\\d+)", 60_000).group(1);
+      limited.awaitStderr("MCP \\(Streamable HTTP\\) at", 60_000);
+      String token = Files.readString(tokenFile).trim();
+      McpSyncClient client = client(url + "/mcp", token);
+      try {
+        List<CallToolResult> results = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          results.add(call(client, "tether_send", Map.of("instance", "vm1", "session_id", "flood", "text", "m" + i)));
+        }
+        assertEquals(3, results.stream().filter(r -> !r.isError()).count(), "the burst, then nothing at 1/m");
+        CallToolResult refused = results.get(5);
+        assertTrue(refused.isError() && text(refused).contains("RATE_LIMITED") && text(refused).contains("retry after"),
+            text(refused));
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(url + "/v1/instances/vm1/tether"))
+            .timeout(TIMEOUT).header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"v\":1,\"type\":\"user.message\",\"session\":{\"channel\":"
+                + "\"host\",\"id\":\"flood\"},\"payload\":{\"text\":\"over HTTP\"}}")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(429, post.statusCode(), "the tools took from the routes' own bucket: " + post.body());
+      } finally {
+        client.closeGracefully();
+      }
+    }
+  }
+
+  @Test
   void serveMcp_onTheUnixSocket_answersInitialize() throws Exception {
     Path socket = dir.resolve("mcp.sock");
     try (ChildJvm onSocket = ChildJvm.start(dir, "serve-socket", Map.of(), "serve", "--socket", socket.toString(), "--mcp")) {

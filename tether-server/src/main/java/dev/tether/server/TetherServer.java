@@ -261,7 +261,9 @@ public final class TetherServer implements AutoCloseable {
      * 503 while shutting down. An instance token's instance is in the request attribute
      * {@link TetherServer#INSTANCE_SCOPE_ATTRIBUTE}, and the handler must hold the caller to it.
      * {@code handler} is called once, while the server is built, with an in-process client of the
-     * server (as {@link TetherServer#localClient()}); the handler starts and stops with the server.
+     * server (as {@link TetherServer#localClient()}, except that its sends and attachment uploads
+     * count against the instance's ingress rate, in the routes' buckets, and past it fail with
+     * {@code RATE_LIMITED}); the handler starts and stops with the server.
      * {@code tether serve --mcp} mounts the MCP endpoint at {@code /mcp} this way. Repeatable.
      *
      * @throws IllegalArgumentException when {@code path} is not like {@code /name}, lies under

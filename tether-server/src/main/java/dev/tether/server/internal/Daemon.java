@@ -160,7 +160,8 @@ public final class Daemon implements AutoCloseable {
       List<MountRouter.Mount> built = new ArrayList<>();
       for (Mount m : mounts) {
         built.add(new MountRouter.Mount(m.path(), Objects.requireNonNull(
-            m.handler().apply(new LocalClient(store, registry, validator, blobs, handler.localAttachments(), false, wake)), "the handler mounted at " + m.path())));
+            m.handler().apply(new LocalClient(store, registry, validator, blobs, handler.localAttachments(), false, wake,
+                handler.rates())), "the handler mounted at " + m.path())));
       }
       api = new MountRouter(handler, built);
     }
@@ -452,7 +453,7 @@ public final class Daemon implements AutoCloseable {
 
   /** An in-process client of this daemon (see {@link LocalClient}); it is an {@code AttachmentClient} too. */
   public TetherClient localClient(boolean blobImages) {
-    return new LocalClient(store, registry, validator, blobs, handler.localAttachments(), blobImages, wake);
+    return new LocalClient(store, registry, validator, blobs, handler.localAttachments(), blobImages, wake, null);
   }
 
   /** See {@link dev.tether.server.TetherServer#stats()}. */

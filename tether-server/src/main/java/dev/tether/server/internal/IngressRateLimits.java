@@ -23,9 +23,11 @@ final class IngressRateLimits {
   private final RateLimiter perInstance; // null: off
   private final RateLimiter perToken; // null: off
   private final LongSupplier clock;
+  private final String described;
 
   IngressRateLimits(RateLimit instance, RateLimit token, LongSupplier clock) {
     this.clock = clock;
+    this.described = "per instance " + instance.describe() + ", per token " + token.describe();
     long now = clock.getAsLong();
     this.perInstance = instance.off() ? null : new RateLimiter(instance, SWEEP_ABOVE, now);
     this.perToken = token.off() ? null : new RateLimiter(token, SWEEP_ABOVE, now);
@@ -64,6 +66,12 @@ final class IngressRateLimits {
       }
     }
     return 0;
+  }
+
+  /** Why a request into {@code instance} was refused, naming the limits and the wait in {@code seconds}. */
+  String refusal(String instance, long seconds) {
+    return "requests into instance '" + instance + "' come faster than this host admits (" + described + "); retry after "
+        + seconds + " s";
   }
 
   /** The {@code Retry-After} seconds for a wait of {@code nanos}: rounded up, at least 1. */

@@ -25,7 +25,11 @@ import java.util.concurrent.CompletionException;
  * polled blob refs come back inline from the instance's workspace; with {@code blobImages}, a
  * sent frame's inline images are first stored in that workspace's blob store and sent as refs (as
  * {@code POST .../blob} would). Its attachments are the HTTP routes' ({@link LocalAttachments}):
- * the same store, caps, disk budget and codes. Thread-safe; closing it leaves the daemon running.
+ * the same store, caps, disk budget and codes. The client of a mounted handler ({@code /mcp}) stands
+ * for HTTP clients, so its sends and uploads count against the ingress rate limits of their
+ * instance, in the same buckets as the routes' (a refusal is {@code RATE_LIMITED} naming the wait);
+ * the daemon's own client ({@code serve --with-agent}) is not limited. Thread-safe; closing it
+ * leaves the daemon running.
  */
 final class LocalClient implements TetherClient, AttachmentClient {
   private final InstanceRegistry registry;
@@ -35,10 +39,15 @@ final class LocalClient implements TetherClient, AttachmentClient {
   private final StoreTetherClient delegate;
   private final LocalAttachments attachments;
   private final WakeTracker wake;
+  private final IngressRateLimits rates; // null: not limited
 
-  /** A client of {@code store}'s instances, telling {@code wake} of its polls (readers) and of the frames it sends. */
+  /**
+   * A client of {@code store}'s instances, telling {@code wake} of its polls (readers) and of the
+   * frames it sends, its sends and uploads held to {@code rates} (null: not limited).
+   */
   LocalClient(TetherStore store, InstanceRegistry registry, FrameValidator validator, Blobs blobs,
-      LocalAttachments attachments, boolean blobImages, WakeTracker wake) {
+      LocalAttachments attachments, boolean blobImages, WakeTracker wake, IngressRateLimits rates) {
+    this.rates = rates;
     this.attachments = attachments;
     this.wake = wake;
     this.registry = registry;
@@ -64,7 +73,8 @@ final class LocalClient implements TetherClient, AttachmentClient {
   /** Sends as {@link #store} does, and logs what the host accepted or refused as HTTP ingress does ({@link IngressLog}). */
   @Override
   public CompletableFuture<SendReceipt> send(String instance, Frame frame) {
-    CompletableFuture<SendReceipt> sent = store(instance, frame);
+    TetherException limited = rateLimited(instance);
+    CompletableFuture<SendReceipt> sent = limited != null ? CompletableFuture.failedFuture(limited) : store(instance, frame);
     if (wake != WakeTracker.NONE) {
       sent = sent.whenComplete((receipt, failure) -> {
         if (failure == null) {
@@ -84,6 +94,26 @@ final class LocalClient implements TetherClient, AttachmentClient {
         IngressLog.refused(instance, cause instanceof TetherException e ? e.code() : ErrorCode.INTERNAL, cause.getMessage());
       }
     });
+  }
+
+  /**
+   * Counts an ingress request into {@code instance} against its rate, as the routes do for a
+   * request of the host; returns the refusal past it, else null (and null for an instance the
+   * registry does not know: the send or upload itself then answers {@code INSTANCE_NOT_FOUND}).
+   */
+  private TetherException rateLimited(String instance) {
+    if (rates == null) {
+      return null;
+    }
+    String id;
+    try {
+      id = registry.require(instance).id();
+    } catch (TetherException | IllegalArgumentException e) {
+      return null;
+    }
+    long wait = rates.admit(id, null);
+    return wait == 0 ? null
+        : TetherException.of(ErrorCode.RATE_LIMITED, rates.refusal(id, IngressRateLimits.retryAfterSeconds(wait)));
   }
 
   private CompletableFuture<SendReceipt> store(String instance, Frame frame) {
@@ -122,7 +152,8 @@ final class LocalClient implements TetherClient, AttachmentClient {
   @Override
   public CompletableFuture<AttachmentInfo> putAttachment(String instance, SessionKey session, String fileName,
       String mimeType, byte[] bytes) {
-    return attachments.put(instance, session, fileName, mimeType, bytes);
+    TetherException limited = rateLimited(instance);
+    return limited != null ? CompletableFuture.failedFuture(limited) : attachments.put(instance, session, fileName, mimeType, bytes);
   }
 
   @Override

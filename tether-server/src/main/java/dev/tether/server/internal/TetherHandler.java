@@ -147,6 +147,11 @@ final class TetherHandler extends Handler.Abstract {
     super.doStart();
   }
 
+  /** The ingress rate limits, for in-process callers that stand for HTTP clients (a mounted handler's {@link LocalClient}). */
+  IngressRateLimits rates() {
+    return rates;
+  }
+
   /** The attachment routes for in-process callers ({@link LocalClient}): same store, budget and checks. */
   LocalAttachments localAttachments() {
     return localAttachments;
@@ -348,8 +353,7 @@ final class TetherHandler extends Handler.Abstract {
       return false;
     }
     long seconds = IngressRateLimits.retryAfterSeconds(wait);
-    String why = "requests into instance '" + entry.id() + "' come faster than this host admits (per instance "
-        + bounds.instanceRate().describe() + ", per token " + bounds.tokenRate().describe() + "); retry after " + seconds + " s";
+    String why = rates.refusal(entry.id(), seconds);
     if (row.template().endsWith("/tether")) {
       refused(request, entry.id(), ErrorCode.RATE_LIMITED, why);
     } else {

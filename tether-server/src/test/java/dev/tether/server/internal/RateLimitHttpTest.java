@@ -1,10 +1,17 @@
 package dev.tether.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tether.api.ErrorCode;
+import dev.tether.api.SessionKey;
+import dev.tether.api.TetherException;
+import dev.tether.client.AttachmentClient;
 import dev.tether.client.HostAddress;
+import dev.tether.client.TetherClient;
 import dev.tether.server.RateLimit;
 import dev.tether.server.TetherServer;
 import dev.tether.server.testing.Fixtures;
@@ -18,7 +25,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -172,5 +185,43 @@ class RateLimitHttpTest {
     for (int i = 0; i < 40; i++) {
       assertEquals(202, send("vm1", i % 2 == 0 ? token : HOST_TOKEN, "m" + i).statusCode());
     }
+  }
+
+  @Test
+  void aMountedHandlersClient_isHeldToTheInstancesRate_inTheRoutesBuckets_theDaemonsOwnClientIsNot() throws Exception {
+    AtomicReference<TetherClient> mounted = new AtomicReference<>();
+    server = TetherServer.builder().listen(new HostAddress.Tcp("127.0.0.1", 0)).token(HOST_TOKEN)
+        .store(MemoryTetherStore.create()).workspaces(dir.resolve("ws")).attachmentsDirectory(dir.resolve("att"))
+        .instance("vm1").instance("vm2").rateLimitPerInstance(new RateLimit(0.05, 3)).rateLimitPerToken(RateLimit.OFF)
+        .mount("/tools", client -> {
+          mounted.set(client);
+          return new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+              return false;
+            }
+          };
+        }).start();
+    TetherClient tools = mounted.get();
+    for (int i = 0; i < 3; i++) {
+      tools.send("vm1", Fixtures.userMessage("s", "m" + i)).get(30, TimeUnit.SECONDS);
+    }
+    ExecutionException e = assertThrows(ExecutionException.class,
+        () -> tools.send("vm1", Fixtures.userMessage("s", "past the burst")).get(30, TimeUnit.SECONDS));
+    TetherException refused = assertInstanceOf(TetherException.class, e.getCause());
+    assertEquals(ErrorCode.RATE_LIMITED, refused.code());
+    assertTrue(refused.getMessage().contains("vm1") && refused.getMessage().contains("retry after"), refused.getMessage());
+    ExecutionException upload = assertThrows(ExecutionException.class, () -> ((AttachmentClient) tools)
+        .putAttachment("vm1", SessionKey.host("s"), "a.txt", "text/plain", Fixtures.utf8("hi")).get(30, TimeUnit.SECONDS));
+    assertEquals(ErrorCode.RATE_LIMITED, ((TetherException) upload.getCause()).code(), "an upload is ingress too");
+    assertRateLimited(send("vm1", HOST_TOKEN, "over HTTP"));  // the same bucket as the routes'
+
+    tools.send("vm2", Fixtures.userMessage("s", "other instance")).get(30, TimeUnit.SECONDS);
+    TetherClient own = server.localClient();
+    for (int i = 0; i < 10; i++) {
+      own.send("vm1", Fixtures.userMessage("s", "agent " + i)).get(30, TimeUnit.SECONDS);
+    }
+    JsonNode page = json(get("/v1/instances/vm1/tether/poll?after_seq=0&wait_ms=0&limit=200", HOST_TOKEN));
+    assertEquals(13, page.path("frames").size(), "three through the mount and ten from the daemon's own client; no refused one");
   }
 }
