@@ -13,7 +13,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -38,41 +37,27 @@ class ClusterFailoverReadTest {
   static final Pattern TEXT = Pattern.compile("\\{\"text\":\"f-(\\d+)\"\\}");
 
   @TempDir Path dir;
+  ThreeNodes cluster;
   List<NatsServer> nodes;
-  final List<JetStreamTetherStore> stores = new ArrayList<>();
   int unavailableReads;
 
   @BeforeEach
   void startCluster() {
-    NatsServer.binary();
-    nodes = NatsServer.cluster(dir, 3);
+    cluster = new ThreeNodes(dir);
+    nodes = cluster.nodes;
   }
 
   @AfterEach
   void stop() {
-    stores.forEach(JetStreamTetherStore::close);
-    if (nodes != null) {
-      nodes.forEach(NatsServer::close);
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   /** A host connected first to {@code urls.get(0)}; it learns the other nodes from the cluster. */
   JetStreamTetherStore host(String url) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        JetStreamTetherStore s = JetStreamTetherStore.builder().servers(url).replicas(3)
-            .appendTimeout(Duration.ofSeconds(30)).readBarrierTimeout(Duration.ofSeconds(2))
-            .catchUpTimeout(Duration.ofSeconds(10)).connect();
-        stores.add(s);
-        return s;
-      } catch (java.io.IOException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        NatsServer.sleep(250);
-      }
-    }
+    return cluster.connect(b -> b.servers(url).appendTimeout(Duration.ofSeconds(30))
+        .readBarrierTimeout(Duration.ofSeconds(2)).catchUpTimeout(Duration.ofSeconds(10)));
   }
 
   static Frame frame(int i) {
@@ -147,7 +132,7 @@ class ClusterFailoverReadTest {
       }
       a.close();
       b.close();
-      stores.clear();
+      cluster.forgetStores();
       victim.start();
     }
     System.out.println("failover: reads answered unavailable (then retried) " + unavailableReads + " times");

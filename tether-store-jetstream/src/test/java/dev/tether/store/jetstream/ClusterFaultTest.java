@@ -43,40 +43,26 @@ class ClusterFaultTest {
   static final Pattern TEXT = Pattern.compile("\\{\"text\":\"f-(\\d+)\"\\}");
 
   @TempDir Path dir;
+  ThreeNodes cluster;
   List<NatsServer> nodes;
-  final List<JetStreamTetherStore> stores = new ArrayList<>();
 
   @BeforeEach
   void startCluster() {
-    NatsServer.binary();
-    nodes = NatsServer.cluster(dir, 3);
+    cluster = new ThreeNodes(dir);
+    nodes = cluster.nodes;
   }
 
   @AfterEach
   void stop() {
-    stores.forEach(JetStreamTetherStore::close);
-    if (nodes != null) {
-      nodes.forEach(NatsServer::close);
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   JetStreamTetherStore store() throws Exception {
     List<String> urls = nodes.stream().map(NatsServer::url).toList();
-    // The cluster elects its meta leader a few seconds after start; JetStream answers then.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        JetStreamTetherStore s = JetStreamTetherStore.builder().servers(urls).replicas(3)
-            .appendTimeout(Duration.ofSeconds(30)).readBarrierTimeout(Duration.ofSeconds(2)).connect();
-        stores.add(s);
-        return s;
-      } catch (java.io.IOException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        NatsServer.sleep(250);
-      }
-    }
+    return cluster.connect(b -> b.servers(urls).appendTimeout(Duration.ofSeconds(30))
+        .readBarrierTimeout(Duration.ofSeconds(2)));
   }
 
   static Frame frame(int i) {
@@ -200,7 +186,7 @@ class ClusterFaultTest {
       last = a.append(vm, frame(i));
     }
     a.close();
-    stores.clear();
+    cluster.forgetStores();
     for (NatsServer n : nodes) {
       n.kill();
     }

@@ -12,7 +12,6 @@ import dev.tether.store.jetstream.testing.NatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,38 +38,25 @@ class ClusterReadsUpTest {
   static final long MAX_READ_MILLIS = 3000;
 
   @TempDir Path dir;
+  ThreeNodes cluster;
   List<NatsServer> nodes;
-  final List<JetStreamTetherStore> stores = new ArrayList<>();
 
   @BeforeEach
   void startCluster() {
-    NatsServer.binary();
-    nodes = NatsServer.cluster(dir, 3);
+    cluster = new ThreeNodes(dir);
+    nodes = cluster.nodes;
   }
 
   @AfterEach
   void stop() {
-    stores.forEach(JetStreamTetherStore::close);
-    if (nodes != null) {
-      nodes.forEach(NatsServer::close);
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   /** A host with the defaults {@code tether serve --nats} uses, connected first to {@code url}. */
   JetStreamTetherStore host(String url) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        JetStreamTetherStore s = JetStreamTetherStore.builder().servers(url).replicas(3).connect();
-        stores.add(s);
-        return s;
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        NatsServer.sleep(250);
-      }
-    }
+    return cluster.connect(b -> b.servers(url));
   }
 
   static Frame frame(int i) {
@@ -158,7 +144,7 @@ class ClusterReadsUpTest {
       a.close();
       b.close();
       c.close();
-      stores.clear();
+      cluster.forgetStores();
       victim.start();
     }
     System.out.println("reads-up: the slowest read after the first acknowledged write took " + slowest + " ms");
