@@ -35,6 +35,6 @@ public interface CovenListener {
   /** Something went wrong that the agent recovers from, in one sentence. */
   default void onWarning(String message) {}
 
-  /** The agent stopped for good. */
+  /** The agent stopped for good; told before {@link CovenAgent#termination()} completes. */
   default void onTerminated(CovenTermination termination) {}
 }

@@ -2,6 +2,7 @@ package dev.tether.coven;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -332,5 +334,25 @@ class CovenAgentTest {
     assertFalse(end.clean());
     Thread.sleep(500);
     assertEquals(1, gateway.connections.size(), "one stream only");
+  }
+
+  @Test
+  void theListenerHearsWhyItStopped_beforeTheTerminationCompletes() throws Exception {
+    gateway.onRegister = reg -> ServerMessage.newBuilder().setRegistrationError(
+        RegistrationError.newBuilder().setReason("agent not approved")).build();
+    AtomicReference<CovenTermination> heard = new AtomicReference<>();
+    agent = builder().listener(new CovenListener() {
+      @Override
+      public void onTerminated(CovenTermination t) {
+        try {
+          Thread.sleep(300); // a slow listener: a waiter that woke first would find nothing heard
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        heard.set(t);
+      }
+    }).build();
+    CovenTermination end = agent.start().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertSame(end, heard.get(), "the listener was told before start()'s future completed");
   }
 }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -38,6 +39,7 @@ public final class Supervisor {
   private final Duration shutdownGrace;
   private final Queue<String> injections = new ConcurrentLinkedQueue<>();
   private final CompletableFuture<CovenTermination> termination = new CompletableFuture<>();
+  private final AtomicBoolean terminated = new AtomicBoolean();
   private final ReentrantLock lock = new ReentrantLock();
   private AgentStream stream; // guarded by lock
   private boolean closed; // guarded by lock
@@ -140,8 +142,11 @@ public final class Supervisor {
     } finally {
       lock.unlock();
     }
-    if (termination.complete(t)) {
+    // The listener hears why before anyone waiting on termination wakes: a command that exits
+    // when it completes would otherwise lose the reason (tether coven's exit code came without it).
+    if (terminated.compareAndSet(false, true)) {
       safely(() -> bridge.listener().onTerminated(t));
+      termination.complete(t);
     }
   }
 
